@@ -1,0 +1,36 @@
+# Two commands on a fresh machine: `make run` (the hub on http://127.0.0.1:8000, SQLite, no
+# services) and `make test` (every test). Both create .venv and install requirements.txt.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run worker beat test bench clean
+
+$(VENV)/.installed: requirements.txt cli/pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+install: $(VENV)/.installed
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+worker: install
+	$(VENV)/bin/celery -A hub worker --loglevel=info
+
+beat: install
+	$(VENV)/bin/celery -A hub beat --loglevel=info
+
+test: install
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+bench: install
+	$(PY) bench/bench.py $(BENCH_ARGS)
+
+clean:
+	rm -rf $(VENV) staticfiles artifacts .pytest_cache

@@ -1,0 +1,68 @@
+"""Changes to people and their personal API tokens; each function is one transaction."""
+
+import secrets
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import ApiToken, User, hash_token
+from hub.errors import BadRequest, NotFound
+
+# Refresh last_used_at at most this often, so reads don't write on every request.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
+@transaction.atomic
+def user_upsert(*, username: str, password: str | None = None, email: str | None = None) -> tuple[User, bool]:
+    """Create the user or update its email/password. Returns (user, created)."""
+    user, created = User.objects.get_or_create(
+        username=username, defaults={"email": email or f"{username}@example.com"}
+    )
+    if email and user.email != email:
+        user.email = email
+    if password is not None:
+        user.set_password(password)
+    elif created:
+        user.set_unusable_password()
+    user.save()
+    return user, created
+
+
+def new_token_plaintext() -> str:
+    # A fixed prefix: never starts with "-" (the client takes it as an argument) and lets secret
+    # scanners recognise it. 32 random bytes = 256 bits.
+    return ApiToken.PREFIX + secrets.token_urlsafe(32)
+
+
+@transaction.atomic
+def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
+    """Mint a token. Returns the row and the plaintext, which is never stored."""
+    name = (name or "").strip()
+    if not name:
+        raise BadRequest("a token needs a name, e.g. laptop or ci")
+    if len(name) > 64:
+        raise BadRequest("a token name is at most 64 characters")
+    plaintext = new_token_plaintext()
+    token = ApiToken.objects.create(
+        user=user, name=name, token_hash=hash_token(plaintext), hint=plaintext[:8]
+    )
+    return token, plaintext
+
+
+@transaction.atomic
+def api_token_revoke(*, user: User, token_id: str) -> ApiToken:
+    token = ApiToken.objects.filter(user=user, pk=token_id, revoked_at__isnull=True).first()
+    if token is None:
+        raise NotFound("token not found")
+    token.revoked_at = timezone.now()
+    token.save(update_fields=["revoked_at"])
+    return token
+
+
+def api_token_touch(token: ApiToken) -> None:
+    """Record use, at most once per LAST_USED_RESOLUTION."""
+    now = timezone.now()
+    if token.last_used_at is None or now - token.last_used_at >= LAST_USED_RESOLUTION:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        token.last_used_at = now

@@ -1,0 +1,148 @@
+"""The packet core shared by the hub and the CLI: parsing, validation and canonical encoding.
+
+One implementation for both sides, so the hub can never accept a packet the client would
+reject (or the other way round).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime
+from functools import lru_cache
+from importlib import resources
+
+import jsonschema
+
+MAX_PACKET_BYTES = 32 * 1024
+SUPPORTED_VERSIONS = ("0.1", "0.2")
+LATEST_VERSION = "0.2"
+
+# RFC 3339 date-time with a mandatory zone; JSON Schema's "format" is not enforced by default.
+_RFC3339 = re.compile(
+    r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$"
+)
+_MESSAGE_CAP = 160
+
+
+class PacketError(ValueError):
+    """A packet that cannot be accepted. `errors` lists every problem, `str()` the first ones."""
+
+    def __init__(self, errors: list[str]):
+        self.errors = list(errors)
+        shown = "; ".join(self.errors[:3])
+        more = len(self.errors) - 3
+        super().__init__(shown + (f" (and {more} more)" if more > 0 else ""))
+
+
+@lru_cache(maxsize=None)
+def schema(version: str) -> dict:
+    """The JSON Schema of one supported ltm_version."""
+    text = resources.files("ltm.schema").joinpath(f"core-memory.v{version}.json").read_text("utf-8")
+    return json.loads(text)
+
+
+@lru_cache(maxsize=None)
+def _validator(version: str) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema(version))
+
+
+def example_packet() -> dict:
+    """The protocol's example v0.2 packet (what `ltm example` prints)."""
+    text = resources.files("ltm.schema").joinpath("example.v0.2.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def _reject_constant(name: str):
+    raise PacketError([f"invalid JSON: {name} is not allowed"])
+
+
+def parse_packet(raw: bytes | str) -> dict:
+    """Check size, encoding and JSON syntax, then validate. Returns the packet as a dict."""
+    data = raw.encode("utf-8") if isinstance(raw, str) else raw
+    if len(data) > MAX_PACKET_BYTES:
+        raise PacketError(
+            [f"packet is {len(data)} bytes; the maximum is {MAX_PACKET_BYTES} bytes (32 KiB)"]
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PacketError([f"packet is not valid UTF-8 (byte {exc.start})"]) from None
+    if not text.strip():
+        raise PacketError(["empty body: expected a packet as a JSON object"])
+    try:
+        packet = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise PacketError([f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"]) from None
+    validate_packet(packet)
+    return packet
+
+
+def packet_errors(packet) -> list[str]:
+    """Every problem with a decoded packet, each naming its JSON path; empty when valid."""
+    if not isinstance(packet, dict):
+        return [f"a packet must be a JSON object, not {_json_type(packet)}"]
+    if "ltm_version" not in packet:
+        return ["missing required field 'ltm_version'"]
+    version = packet["ltm_version"]
+    if version not in SUPPORTED_VERSIONS:
+        shown = json.dumps(version, ensure_ascii=False)
+        return [f"unsupported ltm_version {shown} (supported: {', '.join(SUPPORTED_VERSIONS)})"]
+    errors = sorted(_validator(version).iter_errors(packet), key=lambda e: (list(e.absolute_path), e.message))
+    messages = [f"{e.json_path}: {_describe(e)}" for e in errors]
+    created_at = packet.get("created_at")
+    if isinstance(created_at, str) and parse_timestamp(created_at) is None:
+        messages.append(f"$.created_at: {_short(repr(created_at))} is not an RFC 3339 date-time")
+    return messages
+
+
+def validate_packet(packet) -> None:
+    """Raise PacketError unless the decoded packet is valid for its ltm_version."""
+    errors = packet_errors(packet)
+    if errors:
+        raise PacketError(errors)
+
+
+def parse_timestamp(value: str) -> datetime | None:
+    """An RFC 3339 date-time (with zone) as an aware datetime, or None when it is not one."""
+    if not _RFC3339.match(value):
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("z", "Z").replace("t", "T"))
+    except ValueError:
+        return None
+
+
+def canonical_json(packet: dict) -> str:
+    """The stable encoding the hub stores and serves: sorted keys, 2-space indent, UTF-8."""
+    return json.dumps(packet, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def _describe(error) -> str:
+    """jsonschema's message, without echoing a huge value back."""
+    value, limit = error.instance, error.validator_value
+    if error.validator == "maxLength":
+        return f"is too long ({len(value)} characters; the maximum is {limit})"
+    if error.validator == "minLength":
+        return f"is too short ({len(value)} characters; the minimum is {limit})"
+    if error.validator == "maxItems":
+        return f"has too many items ({len(value)}; the maximum is {limit})"
+    return _short(error.message)
+
+
+def _short(message: str) -> str:
+    return message if len(message) <= _MESSAGE_CAP else message[: _MESSAGE_CAP - 1] + "…"
+
+
+def _json_type(value) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if value is None:
+        return "null"
+    return type(value).__name__

@@ -1,0 +1,46 @@
+"""Glue shared by every /v1 endpoint: one error shape, `{"error": "<message>"}`."""
+
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from hub.errors import HubError
+
+_MESSAGES = {
+    exceptions.NotAuthenticated: "missing bearer token",
+    exceptions.AuthenticationFailed: "invalid token",
+}
+
+
+def exception_handler(exc, context):
+    """DRF's handler, reshaped so every error body is `{"error": message}`."""
+    if isinstance(exc, HubError):
+        return Response({"error": exc.message}, status=exc.status)
+    if isinstance(exc, Http404):
+        return Response({"error": "not found"}, status=404)
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None  # a real bug: let Django log it and answer 500
+    response.data = {"error": _message(exc)}
+    return response
+
+
+def _message(exc) -> str:
+    for kind, message in _MESSAGES.items():
+        if isinstance(exc, kind) and exc.detail == kind.default_detail:
+            return message
+    detail = exc.detail
+    if isinstance(detail, dict):
+        return "; ".join(f"{key}: {_flatten(value)}" for key, value in detail.items())
+    return _flatten(detail)
+
+
+def _flatten(detail) -> str:
+    if isinstance(detail, (list, tuple)):
+        return "; ".join(_flatten(item) for item in detail)
+    return str(detail)
+
+
+def json_error(message: str, status: int) -> JsonResponse:
+    return JsonResponse({"error": message}, status=status)

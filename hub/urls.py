@@ -1,0 +1,25 @@
+"""Every URL of the hub, by app. Each app keeps its own url modules; this file only mounts them."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from hub import views
+
+urlpatterns = [
+    # The ltm wire API (section 3 of the protocol) and OAuth (section 6).
+    path("v1/healthz", views.healthz, name="healthz"),
+    path("v1/", include("packets.urls")),
+    path("v1/", include("teams.urls_api")),
+    path("oauth/", include("accounts.urls_oauth")),
+    # Pages for people.
+    path("accounts/", include("allauth.urls")),
+    path("p/", include("packets.urls_public")),
+    path("admin/", admin.site.urls),
+    path("", include("accounts.urls")),
+    path("", include("teams.urls")),
+    path("", include("packets.urls_dashboard")),
+]
+
+handler400 = "hub.views.bad_request"
+handler404 = "hub.views.not_found"
+handler500 = "hub.views.server_error"

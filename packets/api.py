@@ -1,0 +1,56 @@
+"""The wire API for packets: POST/GET /v1/packets, GET/DELETE /v1/packets/{id}."""
+
+from django.http import HttpResponse
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from hub.errors import BadRequest
+from ltm.packet import MAX_PACKET_BYTES, PacketError, parse_packet
+from packets import selectors, services
+from teams.selectors import team_get_for_member
+
+
+def _team_param(request):
+    name = request.query_params.get("team")
+    return team_get_for_member(viewer=request.user, name=name) if name else None
+
+
+def _read_packet(request) -> dict:
+    """The body as a validated packet; the size cap is checked before reading or parsing."""
+    declared = request.META.get("CONTENT_LENGTH") or "0"
+    if declared.isdigit() and int(declared) > MAX_PACKET_BYTES:
+        raise BadRequest(f"packet is {declared} bytes; the maximum is {MAX_PACKET_BYTES} bytes (32 KiB)")
+    try:
+        return parse_packet(request.body)
+    except PacketError as exc:
+        raise BadRequest(str(exc)) from None
+
+
+def rfc3339(moment) -> str:
+    return moment.isoformat().replace("+00:00", "Z")
+
+
+class PacketCollection(APIView):
+    def post(self, request):
+        team = _team_param(request)
+        packet = _read_packet(request)
+        stored, _ = services.packet_push(user=request.user, packet=packet, team=team)
+        return Response({"id": stored.id}, status=201)
+
+    def get(self, request):
+        team = _team_param(request)
+        limit = selectors.parse_limit(request.query_params.get("limit"))
+        packets = selectors.packet_list(viewer=request.user, team=team, limit=limit)
+        return Response(
+            {"packets": [{"id": p.id, "created_at": rfc3339(p.created_at), "goal": p.goal} for p in packets]}
+        )
+
+
+class PacketItem(APIView):
+    def get(self, request, packet_id):
+        packet = selectors.packet_get(viewer=request.user, packet_id=packet_id)
+        return HttpResponse(packet.body, content_type="application/json")
+
+    def delete(self, request, packet_id):
+        services.packet_delete(user=request.user, packet_id=packet_id)
+        return Response(status=204)

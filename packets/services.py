@@ -1,0 +1,72 @@
+"""Changes to packets; each function is one transaction."""
+
+from django.db import IntegrityError, transaction
+
+from hub.errors import Conflict, Forbidden, NotFound
+from ltm.packet import canonical_json, parse_timestamp
+from packets.models import Packet
+from packets.selectors import packets_visible_to
+
+
+def _columns(packet: dict) -> dict:
+    """The stored columns of a validated packet."""
+    return {
+        "ltm_version": packet["ltm_version"],
+        "created_at": parse_timestamp(packet["created_at"]),
+        "goal": packet["goal"],
+        "next_step": packet["next_step"],
+        "parent_id": packet.get("parent_id", ""),
+        "project": (packet.get("project") or {}).get("name", ""),
+        "tags": " " + " ".join(packet.get("tags", [])) + " " if packet.get("tags") else "",
+        "body": canonical_json(packet),
+    }
+
+
+@transaction.atomic
+def packet_push(*, user, packet: dict, team=None) -> tuple[Packet, bool]:
+    """Store a validated packet in the user's personal scope or in `team`.
+
+    A re-push by the packet's creator replaces it (scope follows the push); an id that belongs
+    to someone else is refused without revealing anything about that packet.
+    Returns (packet, created).
+    """
+    columns = _columns(packet)
+    existing = Packet.objects.select_for_update().filter(pk=packet["id"]).first()
+    if existing is None:
+        try:
+            with transaction.atomic():
+                return Packet.objects.create(id=packet["id"], owner=user, team=team, **columns), True
+        except IntegrityError:  # a concurrent push of the same id won the race
+            existing = Packet.objects.select_for_update().get(pk=packet["id"])
+    if existing.owner_id != user.pk:
+        raise Conflict("packet id already in use by another packet on this hub; give your packet a new id")
+    for name, value in columns.items():
+        setattr(existing, name, value)
+    existing.team = team
+    existing.save()
+    return existing, False
+
+
+def _packet_for_change(*, user, packet_id: str) -> Packet:
+    """A packet the user may delete or publish: personal ones of the owner; team ones of their
+    creator (even after leaving the team) or the team's owner. Others: 404, or 403 for a member."""
+    packet = (
+        Packet.objects.select_for_update(of=("self",))
+        .select_related("team")
+        .filter(pk=packet_id)
+        .first()
+    )
+    if packet is None:
+        raise NotFound("packet not found")
+    if packet.owner_id == user.pk:
+        return packet
+    if packet.team is not None and packet.team.owner_id == user.pk:
+        return packet
+    if packet.team is not None and packets_visible_to(user).filter(pk=packet_id).exists():
+        raise Forbidden("only the packet's creator or the team owner can do this")
+    raise NotFound("packet not found")
+
+
+@transaction.atomic
+def packet_delete(*, user, packet_id: str) -> None:
+    _packet_for_change(user=user, packet_id=packet_id).delete()

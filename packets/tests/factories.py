@@ -1,0 +1,29 @@
+"""Small builders of valid packets for tests."""
+
+import copy
+import itertools
+
+from ltm.packet import example_packet
+
+_counter = itertools.count(1)
+
+
+def packet_v02(**overrides) -> dict:
+    packet = copy.deepcopy(example_packet())
+    packet["id"] = f"01TESTPACKET{next(_counter):014d}"
+    packet.update(overrides)
+    return packet
+
+
+def packet_v01(**overrides) -> dict:
+    packet = {
+        "ltm_version": "0.1",
+        "id": f"01TESTPACKETV1{next(_counter):012d}",
+        "created_at": "2026-04-18T22:41:03Z",
+        "goal": "Make the importer idempotent.",
+        "decisions": [{"what": "Use upserts", "why": "Re-runs must not duplicate rows", "locked": True}],
+        "attempts": [{"tried": "Delete then insert", "outcome": "failed", "learned": "Loses history"}],
+        "next_step": "Write the upsert for the orders table.",
+    }
+    packet.update(overrides)
+    return packet

@@ -1,0 +1,240 @@
+"""The packets wire API as the ltm client uses it: push, list, pull, delete."""
+
+import json
+
+import pytest
+
+from ltm.packet import MAX_PACKET_BYTES
+from packets.models import Packet
+from packets.tests.factories import packet_v01, packet_v02
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def api(api_as, alice):
+    return api_as(alice)
+
+
+def test_healthz_needs_no_token(anon_api):
+    response = anon_api.get("/v1/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"ok": True, "version": "0.2"}
+
+
+@pytest.mark.parametrize("make_packet", [packet_v01, packet_v02])
+def test_push_then_pull_returns_the_same_packet(api, make_packet):
+    packet = make_packet()
+    response = api.post("/v1/packets", packet)
+    assert response.status_code == 201
+    assert response.json() == {"id": packet["id"]}
+
+    pulled = api.get(f"/v1/packets/{packet['id']}")
+    assert pulled.status_code == 200
+    assert pulled["Content-Type"].startswith("application/json")
+    assert json.loads(pulled.content) == packet
+
+
+def test_pull_is_canonical_json(api):
+    packet = packet_v02()
+    api.post("/v1/packets", packet)
+    body = api.get(f"/v1/packets/{packet['id']}").content.decode()
+    assert body == json.dumps(packet, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def test_list_is_newest_first_with_id_created_at_goal(api):
+    old = packet_v02(created_at="2026-01-01T00:00:00Z", goal="old")
+    new = packet_v02(created_at="2026-03-01T10:00:00+02:00", goal="new")
+    api.post("/v1/packets", old)
+    api.post("/v1/packets", new)
+    body = api.get("/v1/packets").json()
+    assert body == {
+        "packets": [
+            {"id": new["id"], "created_at": "2026-03-01T08:00:00Z", "goal": "new"},
+            {"id": old["id"], "created_at": "2026-01-01T00:00:00Z", "goal": "old"},
+        ]
+    }
+
+
+@pytest.mark.parametrize(
+    ("limit", "expected"),
+    [("2", 2), ("abc", 3), ("0", 3), ("-1", 3), ("501", 3), ("500", 3)],
+)
+def test_list_limit_and_its_fallback(api, limit, expected, settings):
+    for day in range(1, 4):
+        api.post("/v1/packets", packet_v02(created_at=f"2026-01-0{day}T00:00:00Z"))
+    assert len(api.get(f"/v1/packets?limit={limit}").json()["packets"]) == expected
+
+
+def test_list_default_limit_is_50(api, alice):
+    from ltm.packet import canonical_json
+
+    Packet.objects.bulk_create(
+        Packet(id=f"01BULK{i:020d}", owner=alice, ltm_version="0.2", created_at="2026-01-01T00:00:00Z",
+               goal="g", next_step="n", body=canonical_json(packet_v02()))
+        for i in range(60)
+    )
+    assert len(api.get("/v1/packets").json()["packets"]) == 50
+    assert len(api.get("/v1/packets?limit=55").json()["packets"]) == 55
+
+
+def test_delete_then_pull_is_404_and_push_again_is_201(api):
+    packet = packet_v02()
+    api.post("/v1/packets", packet)
+    assert api.delete(f"/v1/packets/{packet['id']}").status_code == 204
+    response = api.get(f"/v1/packets/{packet['id']}")
+    assert response.status_code == 404
+    assert response.json() == {"error": "packet not found"}
+    assert api.post("/v1/packets", packet).status_code == 201
+
+
+def test_repush_by_owner_replaces_without_duplicate(api):
+    packet = packet_v02(goal="first version")
+    api.post("/v1/packets", packet)
+    packet["goal"] = "second version"
+    packet["created_at"] = "2026-05-01T00:00:00Z"
+    assert api.post("/v1/packets", packet).status_code == 201
+    listed = api.get("/v1/packets").json()["packets"]
+    assert [(p["id"], p["goal"]) for p in listed] == [(packet["id"], "second version")]
+    assert api.get(f"/v1/packets/{packet['id']}").json()["goal"] == "second version"
+
+
+def test_someone_elses_packet_is_404_everywhere(api_as, alice, bob):
+    packet = packet_v02()
+    api_as(alice).post("/v1/packets", packet)
+    as_bob = api_as(bob)
+    assert as_bob.get(f"/v1/packets/{packet['id']}").status_code == 404
+    assert as_bob.delete(f"/v1/packets/{packet['id']}").status_code == 404
+    assert as_bob.get("/v1/packets").json() == {"packets": []}
+    assert Packet.objects.filter(pk=packet["id"]).exists()
+
+
+def test_push_of_someone_elses_id_is_409_and_changes_nothing(api_as, alice, bob):
+    packet = packet_v02(goal="alice's secret goal")
+    api_as(alice).post("/v1/packets", packet)
+    response = api_as(bob).post("/v1/packets", dict(packet, goal="bob overwrites"))
+    assert response.status_code == 409
+    assert "alice" not in response.content.decode()
+    assert "secret" not in response.content.decode()
+    assert "error" in response.json()
+    stored = Packet.objects.get(pk=packet["id"])
+    assert (stored.owner_id, stored.goal) == (alice.pk, "alice's secret goal")
+
+
+def test_missing_bearer_is_401(anon_api):
+    response = anon_api.get("/v1/packets")
+    assert response.status_code == 401
+    assert response.json() == {"error": "missing bearer token"}
+
+
+def test_unknown_or_revoked_token_is_401(api, alice):
+    from accounts.services import api_token_revoke
+
+    unknown = api.__class__("ltm_not-a-real-token")
+    assert unknown.get("/v1/packets").status_code == 401
+    assert unknown.get("/v1/packets").json() == {"error": "invalid token"}
+    token = alice.api_tokens.get()
+    api_token_revoke(user=alice, token_id=token.pk)
+    assert api.get("/v1/packets").json() == {"error": "invalid token"}
+
+
+def _push_raw(api, raw: bytes):
+    return api.post("/v1/packets", raw=raw)
+
+
+@pytest.mark.parametrize(
+    ("raw", "message_part"),
+    [
+        (b"not json", "invalid JSON"),
+        (b"", "empty body"),
+        (b"[1, 2]", "must be a JSON object, not an array"),
+        (b'{"id": "01ABCDEFGHJK"}', "missing required field 'ltm_version'"),
+        (b'{"ltm_version": "9.9"}', 'unsupported ltm_version "9.9" (supported: 0.1, 0.2)'),
+        (b'{"ltm_version": "0.2", "id": NaN}', "NaN is not allowed"),
+        (b"\xff\xfe{}", "not valid UTF-8"),
+    ],
+)
+def test_bad_bodies_are_400_with_a_message(api, raw, message_part):
+    response = _push_raw(api, raw)
+    assert response.status_code == 400
+    assert message_part in response.json()["error"]
+
+
+def test_field_over_max_length_names_its_path(api):
+    response = api.post("/v1/packets", packet_v02(goal="x" * 1025))
+    assert response.status_code == 400
+    assert "$.goal" in response.json()["error"]
+    assert "too long" in response.json()["error"]
+
+
+def test_nested_violation_names_its_path(api):
+    packet = packet_v02()
+    packet["decisions"][1]["why"] = 42
+    response = api.post("/v1/packets", packet)
+    assert response.status_code == 400
+    assert "$.decisions[1].why" in response.json()["error"]
+
+
+def test_unknown_field_is_rejected(api):
+    response = api.post("/v1/packets", packet_v02(scope="team"))
+    assert response.status_code == 400
+    assert "'scope' was unexpected" in response.json()["error"]
+
+
+def test_v02_field_in_v01_packet_is_rejected(api):
+    response = api.post("/v1/packets", packet_v01(parent_id="01PARENTPACKET0001"))
+    assert response.status_code == 400
+    assert "parent_id" in response.json()["error"]
+
+
+@pytest.mark.parametrize("created_at", ["yesterday", "2026-13-01T00:00:00Z", "2026-04-18T22:41:03", "2026-04-18"])
+def test_created_at_must_be_rfc3339(api, created_at):
+    response = api.post("/v1/packets", packet_v02(created_at=created_at))
+    assert response.status_code == 400
+    assert "$.created_at" in response.json()["error"]
+
+
+def test_body_over_32_kib_is_400_and_one_under_passes(api):
+    packet = packet_v02()
+    base = len(json.dumps(packet).encode())
+    packet["constraints"] = []
+    # Fill up to exactly the cap with whitespace padding after the JSON value.
+    encoded = json.dumps(packet).encode()
+    at_cap = encoded + b" " * (MAX_PACKET_BYTES - len(encoded))
+    assert len(at_cap) == MAX_PACKET_BYTES and base < MAX_PACKET_BYTES
+    assert _push_raw(api, at_cap).status_code == 201
+
+    over = encoded + b" " * (MAX_PACKET_BYTES + 1 - len(encoded))
+    response = _push_raw(api, over)
+    assert response.status_code == 400
+    assert response.json()["error"] == "packet is 32769 bytes; the maximum is 32768 bytes (32 KiB)"
+
+
+def test_huge_body_is_refused_before_parsing(api):
+    response = _push_raw(api, b"{" * (3 * 1024 * 1024))
+    assert response.status_code == 400
+    assert "maximum is 32768 bytes" in response.json()["error"]
+
+
+def test_odd_ids_in_the_path_are_404_not_500(api):
+    for odd in ["%00", "..%2F..%2Fetc", "x" * 300, "%F0%9F%92%A9"]:
+        response = api.get(f"/v1/packets/{odd}")
+        assert response.status_code == 404, odd
+        assert "error" in response.json()
+
+
+def test_unknown_v1_path_is_json_404(api):
+    response = api.get("/v1/nope")
+    assert response.status_code == 404
+    assert response.json() == {"error": "not found"}
+
+
+def test_packet_columns_are_stored(api, alice):
+    packet = packet_v02(parent_id="01PARENTPACKET0001", tags=["docs", "demo"])
+    api.post("/v1/packets", packet)
+    stored = Packet.objects.get(pk=packet["id"])
+    assert stored.owner == alice
+    assert stored.team is None
+    assert stored.parent_id == "01PARENTPACKET0001"
+    assert stored.goal == packet["goal"]
+    assert stored.tag_list == ["docs", "demo"]
