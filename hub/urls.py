@@ -11,11 +11,13 @@ urlpatterns = [
     path("v1/", include("packets.urls")),
     path("v1/", include("teams.urls_api")),
     path("oauth/", include("accounts.urls_oauth")),
+    path("", include("accounts.urls_device")),
     # Pages for people.
     path("accounts/", include("allauth.urls")),
     path("p/", include("packets.urls_public")),
     path("admin/", admin.site.urls),
     path("", include("accounts.urls")),
+    path("", include("accounts.urls_claim")),
     path("", include("teams.urls")),
     path("", include("packets.urls_dashboard")),
 ]
