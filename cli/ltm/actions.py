@@ -1,0 +1,106 @@
+"""What the command line and the MCP server both do: find the hub, check a packet, fetch one."""
+
+from __future__ import annotations
+
+import json
+
+from .client import Hub, HubError
+from .config import configured_host, read_token
+from .packet import PacketError, parse_packet
+from .redact import Finding, scan_packet
+
+
+class ActionError(Exception):
+    """A failure with an optional list of details (schema errors with their paths, findings)."""
+
+    def __init__(self, message: str, details: list[str] | None = None):
+        super().__init__(message)
+        self.details = list(details or [])
+
+    def report(self) -> str:
+        return "\n".join([str(self)] + [f"  - {detail}" for detail in self.details])
+
+
+class PacketRejected(ActionError):
+    """The packet does not validate; `details` holds every error with its JSON path."""
+
+
+class RedactionRefused(ActionError):
+    """The pre-flight found secrets or machine paths; `findings` says where."""
+
+    def __init__(self, findings: list[Finding]):
+        super().__init__(
+            "packet contains content that should not leave this machine; refusing to push "
+            "(edit it out, or pass --allow-unredacted to push anyway, not recommended)",
+            [str(finding) for finding in findings],
+        )
+        self.findings = findings
+
+
+def connect(require_token: bool = True) -> Hub:
+    """The configured hub with the stored token; an error that says how to set either up."""
+    host = configured_host()
+    if not host:
+        raise ActionError("no hub configured; run `ltm auth <host>` (or set LTM_HUB_URL)")
+    token = read_token()
+    hub = Hub(host, token)
+    if require_token and not token:
+        raise ActionError(f"not signed in; run `ltm auth {hub.host}`")
+    return hub
+
+
+def check_for_push(raw: bytes, *, lenient: bool = False, allow_unredacted: bool = False) -> dict | None:
+    """Validate (unless lenient) and run the redaction pre-flight (unless allowed). The packet."""
+    if lenient:
+        packet = _loose_json(raw)  # the hub still validates; we only need it for the scan
+    else:
+        try:
+            packet = parse_packet(raw)
+        except PacketError as exc:
+            raise PacketRejected(
+                "packet rejected; fix these and try again (`ltm example` prints a valid packet)",
+                exc.errors,
+            ) from None
+    if isinstance(packet, dict) and not allow_unredacted:
+        findings = scan_packet(packet)
+        if findings:
+            raise RedactionRefused(findings)
+    return packet
+
+
+def push(hub: Hub, raw: bytes, team: str | None = None) -> str:
+    try:
+        return hub.push(raw, team=team)
+    except HubError as exc:
+        if exc.status == 400:
+            raise PacketRejected(f"packet rejected by {hub.host}", [str(exc)]) from None
+        if exc.status == 404 and team:
+            raise ActionError(f"team {team!r} not found on {hub.host}; list yours with `ltm teams ls`") from None
+        raise
+
+
+def fetch_packet(hub: Hub, packet_id: str):
+    """(packet, response) for one id; the packet re-validated, as the contract asks of resume."""
+    response = packet_call(hub.get_packet, hub, packet_id)
+    try:
+        packet = parse_packet(response.body)
+    except PacketError as exc:
+        raise ActionError(f"{hub.host} returned a packet {packet_id} that does not validate", exc.errors) from None
+    return packet, response
+
+
+def packet_call(method, hub: Hub, packet_id: str):
+    """Call a per-packet endpoint, turning a 404 into a message that says what to do."""
+    try:
+        return method(packet_id)
+    except HubError as exc:
+        if exc.status == 404:
+            raise ActionError(f"packet {packet_id} not found on {hub.host}; list yours with `ltm ls`") from None
+        raise
+
+
+def _loose_json(raw: bytes):
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return None

@@ -1,0 +1,227 @@
+"""A small client for the hub's wire API (protocol README, sections 3, 4 and 6), on urllib.
+
+Every failure becomes a HubError whose message a person can act on, usually ending with the
+command to run next.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+
+from . import __version__
+
+USER_AGENT = f"ltm-hub-cli/{__version__} (python)"
+CLIENT_ID = "ltm-cli"
+DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
+INVITE_MARKER = "/v1/invites/"
+
+
+class HubError(Exception):
+    """A request that did not succeed. `status` is the HTTP status, or None without a response."""
+
+    def __init__(self, message: str, status: int | None = None):
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class Response:
+    status: int
+    headers: dict = field(default_factory=dict)
+    body: bytes = b""
+
+    def json(self):
+        try:
+            return json.loads(self.body.decode("utf-8")) if self.body else {}
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            return None
+
+
+def normalize_host(host: str) -> str:
+    """`hub.example.com` → `https://hub.example.com`; local addresses default to plain http."""
+    host = host.strip().rstrip("/")
+    if "://" not in host:
+        local = host.split(":")[0] in ("localhost", "127.0.0.1", "[::1]", "0.0.0.0")
+        host = ("http://" if local else "https://") + host
+    return host
+
+
+def split_invite(url_or_code: str) -> tuple[str | None, str]:
+    """An invite URL splits at /v1/invites/ into (hub base, code); a bare code has no base."""
+    text = url_or_code.strip()
+    if INVITE_MARKER not in text:
+        return None, text.strip("/")
+    base, code = text.split(INVITE_MARKER, 1)
+    code = code.split("?")[0].strip("/")
+    if code.endswith("/accept"):
+        code = code[: -len("/accept")]
+    return normalize_host(base), code
+
+
+class Hub:
+    """One hub at `host`, called with `token` as bearer when there is one."""
+
+    def __init__(self, host: str, token: str | None = None, timeout: float = 30):
+        self.host = normalize_host(host)
+        self.token = token
+        self.timeout = timeout
+
+    # --- plumbing ---------------------------------------------------------------------
+
+    def request(self, method: str, path: str, *, body: bytes | None = None,
+                content_type: str | None = None, auth: bool = True) -> Response:
+        """Send one request; return the response of any status, raise only when none came."""
+        request = urllib.request.Request(self.host + path, data=body, method=method)
+        request.add_header("User-Agent", USER_AGENT)
+        request.add_header("Accept", "application/json")
+        if content_type:
+            request.add_header("Content-Type", content_type)
+        if auth and self.token:
+            request.add_header("Authorization", f"Bearer {self.token}")
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as reply:
+                return Response(reply.status, dict(reply.headers.items()), reply.read())
+        except urllib.error.HTTPError as reply:
+            return Response(reply.code, dict(reply.headers.items()), reply.read())
+        except (urllib.error.URLError, OSError) as exc:
+            reason = getattr(exc, "reason", exc)
+            raise HubError(
+                f"cannot reach {self.host} ({reason}); check the address "
+                f"(`ltm config get host`) and that the hub is running"
+            ) from None
+
+    def call(self, method: str, path: str, *, json_body=None, raw: bytes | None = None,
+             auth: bool = True, expect: tuple[int, ...] = (200, 201, 204)) -> Response:
+        """A /v1 call: JSON in, JSON out, error bodies turned into HubError."""
+        if auth and not self.token:
+            raise HubError(f"not signed in; run `ltm auth {self.host}` first")
+        body, content_type = raw, "application/json" if raw is not None else None
+        if json_body is not None:
+            body, content_type = json.dumps(json_body).encode("utf-8"), "application/json"
+        response = self.request(method, path, body=body, content_type=content_type, auth=auth)
+        if response.status not in expect:
+            raise self._error(response)
+        return response
+
+    def _error(self, response: Response) -> HubError:
+        data = response.json()
+        message = data.get("error") if isinstance(data, dict) else None
+        status = response.status
+        if status == 401:
+            return HubError(f"token rejected by {self.host}; run `ltm auth {self.host}`", status)
+        if message is None:
+            return HubError(f"unexpected answer from {self.host} (HTTP {status}); is this an ltm hub?", status)
+        if status >= 500:
+            return HubError(f"the hub failed (HTTP {status}): {message}; try again later", status)
+        return HubError(message, status)
+
+    def _data(self, response: Response):
+        data = response.json()
+        if data is None:
+            raise HubError(f"unexpected answer from {self.host}: the body is not JSON", response.status)
+        return data
+
+    # --- wire API ---------------------------------------------------------------------
+
+    def healthz(self) -> dict:
+        return self._data(self.call("GET", "/v1/healthz", auth=False, expect=(200,)))
+
+    def push(self, raw_packet: bytes, team: str | None = None) -> str:
+        response = self.call("POST", "/v1/packets" + _query(team=team), raw=raw_packet, expect=(200, 201))
+        return str(self._data(response).get("id", ""))
+
+    def list_packets(self, limit: int | None = None, team: str | None = None) -> list[dict]:
+        response = self.call("GET", "/v1/packets" + _query(limit=limit, team=team), expect=(200,))
+        return list(self._data(response).get("packets") or [])
+
+    def get_packet(self, packet_id: str) -> Response:
+        """The packet as served (body and X-LTM-* headers); the caller validates it."""
+        return self.call("GET", f"/v1/packets/{_segment(packet_id)}", expect=(200,))
+
+    def delete_packet(self, packet_id: str) -> None:
+        self.call("DELETE", f"/v1/packets/{_segment(packet_id)}", expect=(200, 204))
+
+    def publish(self, packet_id: str) -> dict:
+        # The Go client sends no body and no content type here; so do we.
+        response = self.call("POST", f"/v1/packets/{_segment(packet_id)}/publish", expect=(200, 201))
+        return self._data(response)
+
+    def unpublish(self, packet_id: str) -> None:
+        self.call("DELETE", f"/v1/packets/{_segment(packet_id)}/publish", expect=(200, 204))
+
+    def create_team(self, name: str) -> dict:
+        response = self.call("POST", "/v1/teams", json_body={"name": name}, expect=(200, 201))
+        return self._data(response).get("team") or {}
+
+    def list_teams(self) -> list[dict]:
+        return list(self._data(self.call("GET", "/v1/teams", expect=(200,))).get("teams") or [])
+
+    def delete_team(self, name: str) -> None:
+        self.call("DELETE", f"/v1/teams/{_segment(name)}", expect=(200, 204))
+
+    def team_members(self, name: str) -> list[dict]:
+        response = self.call("GET", f"/v1/teams/{_segment(name)}/members", expect=(200,))
+        return list(self._data(response).get("members") or [])
+
+    def leave_team(self, name: str) -> None:
+        self.call("POST", f"/v1/teams/{_segment(name)}/leave", json_body={}, expect=(200, 204))
+
+    def create_invite(self, team: str) -> dict:
+        response = self.call("POST", f"/v1/teams/{_segment(team)}/invites", json_body={}, expect=(200, 201))
+        return self._data(response)
+
+    def accept_invite(self, code: str) -> dict:
+        """Join with the stored bearer when there is one, else as a new user (who gets a token)."""
+        path = f"{INVITE_MARKER}{_segment(code)}/accept"
+        response = self.call("POST", path, json_body={}, auth=bool(self.token), expect=(200, 201))
+        return self._data(response)
+
+    # --- device flow (RFC 8628) -------------------------------------------------------
+
+    def authorize_device(self) -> dict:
+        response = self._form("/oauth/authorize_device", {"client_id": CLIENT_ID, "scope": "read write"})
+        data = response.json()
+        if response.status != 200 or not isinstance(data, dict) or "device_code" not in data:
+            detail = _oauth_detail(data) or f"HTTP {response.status}"
+            raise HubError(
+                f"{self.host} did not start a device sign-in ({detail}); if the hub has no device "
+                f"flow, create a token in its dashboard and run `ltm auth {self.host} <token>`",
+                response.status,
+            )
+        return data
+
+    def poll_token(self, device_code: str) -> dict:
+        """One poll of the token endpoint: the JSON body whatever the status."""
+        response = self._form(
+            "/oauth/token",
+            {"grant_type": DEVICE_GRANT, "device_code": device_code, "client_id": CLIENT_ID},
+        )
+        data = response.json()
+        if not isinstance(data, dict):
+            raise HubError(f"unexpected answer from {self.host}/oauth/token (HTTP {response.status})")
+        return data
+
+    def _form(self, path: str, fields: dict) -> Response:
+        body = urllib.parse.urlencode(fields).encode("ascii")
+        return self.request("POST", path, body=body, content_type="application/x-www-form-urlencoded",
+                            auth=False)
+
+
+def _segment(value: str) -> str:
+    """A path segment, quoted so an odd id cannot walk to another endpoint."""
+    return urllib.parse.quote(str(value), safe="")
+
+
+def _query(**params) -> str:
+    kept = {key: value for key, value in params.items() if value not in (None, "")}
+    return "?" + urllib.parse.urlencode(kept) if kept else ""
+
+
+def _oauth_detail(data) -> str:
+    if not isinstance(data, dict):
+        return ""
+    return str(data.get("error_description") or data.get("error") or "")

@@ -1,0 +1,114 @@
+"""The OAuth 2.0 device flow (RFC 8628) as the `ltm` client runs it (protocol README, section 6)."""
+
+from __future__ import annotations
+
+import sys
+import time
+import webbrowser
+
+from .client import Hub, HubError
+
+DEFAULT_INTERVAL = 5
+DEFAULT_EXPIRES_IN = 300
+SLOW_DOWN_STEP = 5
+
+
+def format_user_code(code: str) -> str:
+    """An 8-character code as XXXX-XXXX, upper-cased; other lengths only upper-cased."""
+    plain = "".join(ch for ch in str(code) if ch.isalnum()).upper()
+    return f"{plain[:4]}-{plain[4:]}" if len(plain) == 8 else str(code).upper()
+
+
+def open_browser(url: str) -> bool:
+    """Try to open a browser; a machine without one (SSH, CI) is normal, never an error."""
+    try:
+        return bool(webbrowser.open(url))
+    except Exception:  # any backend failure just means: no browser here
+        return False
+
+
+class Countdown:
+    """The time left, as one line redrawn in place on a terminal, or as a line a minute elsewhere."""
+
+    def __init__(self, stream, deadline: float, clock):
+        self.stream, self.deadline, self.clock = stream, deadline, clock
+        self.live = hasattr(stream, "isatty") and stream.isatty()
+        self.last_minute = None
+
+    def remaining(self) -> float:
+        return max(0.0, self.deadline - self.clock())
+
+    def show(self) -> None:
+        left = int(self.remaining())
+        text = f"waiting for approval, code expires in {left // 60}:{left % 60:02d}"
+        if self.live:
+            self.stream.write(f"\r{text} (Ctrl-C to cancel) ")
+            self.stream.flush()
+        elif left // 60 != self.last_minute:
+            self.last_minute = left // 60
+            self.stream.write(text + "\n")
+
+    def clear(self) -> None:
+        if self.live:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+
+def device_flow(hub: Hub, *, stream=None, sleep=None, clock=None, browser=None) -> str:
+    """Run the whole flow and return the access token; HubError on denial, expiry or failure."""
+    # Looked up at call time, so tests can swap the clock and the browser.
+    stream, sleep, clock = stream or sys.stderr, sleep or time.sleep, clock or time.monotonic
+    browser = browser or open_browser
+    grant = hub.authorize_device()
+    interval = _positive(grant.get("interval"), DEFAULT_INTERVAL)
+    deadline = clock() + _positive(grant.get("expires_in"), DEFAULT_EXPIRES_IN)
+    complete_uri = grant.get("verification_uri_complete")
+
+    stream.write(f"\nYour code: {format_user_code(grant.get('user_code', ''))}\n")
+    stream.write(f"Open {grant.get('verification_uri') or complete_uri} and check that it shows the same code.\n")
+    if complete_uri and browser(complete_uri):
+        stream.write("(opened it in your browser)\n")
+    stream.write("\n")
+    stream.flush()
+
+    countdown = Countdown(stream, deadline, clock)
+    try:
+        while True:
+            _wait(interval, countdown, sleep)
+            if countdown.remaining() <= 0:
+                raise HubError(f"the code expired before it was approved; run `ltm auth {hub.host}` again")
+            answer = hub.poll_token(grant["device_code"])
+            if answer.get("access_token"):
+                return str(answer["access_token"])
+            error = answer.get("error")
+            if error == "authorization_pending":
+                continue
+            if error == "slow_down":
+                interval += SLOW_DOWN_STEP
+                continue
+            raise HubError(_failure(error, answer, hub.host))
+    finally:
+        countdown.clear()
+
+
+def _wait(seconds: float, countdown: Countdown, sleep) -> None:
+    """Sleep in one-second steps so the countdown stays live."""
+    left = seconds
+    while left > 0 and countdown.remaining() > 0:
+        countdown.show()
+        step = min(1.0, left)
+        sleep(step)
+        left -= step
+
+
+def _failure(error, answer: dict, host: str) -> str:
+    description = answer.get("error_description")
+    if error == "access_denied":
+        return f"sign-in was denied on the hub; run `ltm auth {host}` to try again"
+    if error == "expired_token":
+        return f"the code expired before it was approved; run `ltm auth {host}` again"
+    return f"sign-in failed: {description or error or 'no token in the answer'}"
+
+
+def _positive(value, default: float) -> float:
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else default

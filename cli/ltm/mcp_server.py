@@ -1,0 +1,232 @@
+"""`ltm mcp`: the ltm verbs as Model Context Protocol tools over stdio, for coding agents.
+
+Built on the official `mcp` SDK (MCPServer). Every call reads the stored credentials afresh, so
+an `ltm auth` in another terminal takes effect without restarting the agent. Failures come back
+as tool errors (is_error) whose text tells the agent what to fix; a rejected packet lists every
+schema error with its JSON path, so one more call can fix them all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from typing import Annotated, Any
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import Field
+
+from . import __version__, actions
+from .actions import ActionError, PacketRejected, RedactionRefused
+from .cli import packet_summary
+from .client import HubError, normalize_host
+from .config import configured_host, read_token
+from .packet import canonical_json, example_packet
+from .resume import render_resume
+
+PACKET_SHAPE = """\
+The packet is one JSON object, an ltm Core Memory Packet v0.2, at most 32 KiB as JSON. Fields not \
+listed here are rejected, at every level.
+Required:
+- ltm_version: the string "0.2".
+- id: string of 10 to 64 characters, a ULID such as "01JS5LTMEXAMPLEPACKET00001A". May be omitted: \
+a fresh ULID is filled in.
+- created_at: RFC 3339 date-time with a zone, e.g. "2026-04-22T09:30:00Z". May be omitted: the \
+current time is filled in.
+- goal: string, 1 to 1024 characters: the obstacle being worked on.
+- next_step: string, 1 to 1024 characters: the first action for whoever resumes.
+Optional:
+- parent_id: string of 10 to 64 characters: the id of the packet this one continues.
+- project: object {"name": string up to 128, "ref": string up to 256 (e.g. the repository URL)}.
+- success_criteria: array of up to 16 strings (each up to 1024): observable done-conditions.
+- constraints: array of up to 32 strings (each up to 1024).
+- decisions: array of up to 64 objects {"what": string up to 1024 (required), "why": string up to \
+1024 (required), "consequences": string up to 1024, "locked": boolean (true: settled, not to be \
+reopened)}.
+- methods: array of up to 32 objects {"name": slug matching ^[a-z0-9][a-z0-9-]{0,127}$ (required), \
+"when_applicable": string up to 1024 (required), "how": string up to 2048 (required)}.
+- attempts: array of up to 64 objects {"tried": string up to 1024 (required), "outcome": one of \
+"succeeded", "failed", "partial" (required), "learned": string up to 1024, "confidence": one of \
+"low", "medium", "high"}.
+- open_questions: array of up to 32 strings (each up to 1024).
+- tags: array of up to 16 slugs matching ^[a-z0-9][a-z0-9-]{0,31}$.
+- provenance: object {"author_model": string up to 128, "author_human": string up to 128, \
+"source_hash": "sha256:" then 64 lower-case hex digits, "confidence": one of "low", "medium", "high"}.
+Keep secrets and absolute machine paths (/home/..., /Users/..., C:\\...) out of every text field: \
+the redaction pre-flight refuses the packet otherwise."""
+
+PacketArg = Annotated[dict[str, Any], Field(description="The packet, shaped as the tool description says.")]
+AllowArg = Annotated[bool, Field(description="Push even if the redaction pre-flight finds secrets or "
+                                             "absolute paths. Only when the person explicitly agreed.")]
+TeamArg = Annotated[str | None, Field(description="Team name: act on that team's packets instead of "
+                                                  "the person's own.")]
+IdArg = Annotated[str, Field(description="The packet id (its `id` field), as listed by `ls`.")]
+
+server = MCPServer(
+    "ltm",
+    version=__version__,
+    instructions=(
+        "Save the state of a coding session as an ltm packet and resume it later or elsewhere. "
+        "Call `example` to see a complete valid packet. Uses the person's `ltm auth` sign-in."
+    ),
+    log_level="WARNING",
+)
+
+
+def _save_or_push(packet: dict, allow_unredacted: bool, team: str | None) -> str:
+    if not isinstance(packet, dict):
+        raise ToolError("`packet` must be a JSON object. " + PACKET_SHAPE)
+    packet = _with_defaults(packet)
+    raw = json.dumps(packet, ensure_ascii=False).encode("utf-8")
+    with _tool_errors():
+        actions.check_for_push(raw, allow_unredacted=allow_unredacted)
+        hub = actions.connect()
+        packet_id = actions.push(hub, raw, team=team)
+    return f"saved packet {packet_id} on {hub.host}" + (f" in team {team}" if team else "") + (
+        f". Resume it with the `resume` tool, id {packet_id!r}."
+    )
+
+
+@server.tool(description="Save a packet (the state of this session) to the person's ltm hub. " + PACKET_SHAPE,
+             structured_output=False)
+def save(packet: PacketArg, allow_unredacted: AllowArg = False, team: TeamArg = None) -> str:
+    return _save_or_push(packet, allow_unredacted, team)
+
+
+@server.tool(description="Push a packet to the person's ltm hub (the same as `save`). " + PACKET_SHAPE,
+             structured_output=False)
+def push(packet: PacketArg, allow_unredacted: AllowArg = False, team: TeamArg = None) -> str:
+    return _save_or_push(packet, allow_unredacted, team)
+
+
+@server.tool(description="The resume block of a packet: markdown to read before continuing the work it "
+                         "describes. Locked decisions are settled; failed attempts are not to be retried "
+                         "without new information; start with its first action.",
+             structured_output=False)
+def resume(id: IdArg) -> str:
+    with _tool_errors():
+        hub = actions.connect()
+        packet, _ = actions.fetch_packet(hub, id)
+    return render_resume(packet)
+
+
+@server.tool(description="List packets, newest first, as JSON [{id, created_at, goal}].",
+             structured_output=False)
+def ls(limit: Annotated[int | None, Field(description="How many, 1 to 500 (default 50).")] = None,
+       team: TeamArg = None) -> str:
+    with _tool_errors():
+        packets = actions.connect().list_packets(limit=limit, team=team)
+    return json.dumps(packets, indent=2, ensure_ascii=False)
+
+
+@server.tool(description="A short summary of one packet, with its public URL when published.",
+             structured_output=False)
+def show(id: IdArg) -> str:
+    with _tool_errors():
+        hub = actions.connect()
+        packet, response = actions.fetch_packet(hub, id)
+    return packet_summary(packet, response.headers)
+
+
+@server.tool(description="The full JSON of one packet.", structured_output=False)
+def pull(id: IdArg) -> str:
+    with _tool_errors():
+        hub = actions.connect()
+        packet, _ = actions.fetch_packet(hub, id)
+    return canonical_json(packet)
+
+
+@server.tool(description="Delete a packet from the hub. Only when the person asked for it.",
+             structured_output=False)
+def rm(id: IdArg) -> str:
+    with _tool_errors():
+        hub = actions.connect()
+        actions.packet_call(hub.delete_packet, hub, id)
+    return f"deleted {id}"
+
+
+@server.tool(description="Make a public, read-only web page of a packet (anyone with the link can read "
+                         "it). Only when the person asked for it. Returns the URL.",
+             structured_output=False)
+def publish(id: IdArg) -> str:
+    with _tool_errors():
+        hub = actions.connect()
+        result = actions.packet_call(hub.publish, hub, id)
+    return str(result.get("public_url", ""))
+
+
+@server.tool(description="Take a packet's public page down; the packet itself stays.", structured_output=False)
+def unpublish(id: IdArg) -> str:
+    with _tool_errors():
+        hub = actions.connect()
+        actions.packet_call(hub.unpublish, hub, id)
+    return f"unpublished {id}"
+
+
+@server.tool(description="A complete, valid example packet (v0.2) to model a new packet on.",
+             structured_output=False)
+def example() -> str:
+    return json.dumps(example_packet(), indent=2, ensure_ascii=False)
+
+
+@server.tool(description="Which hub this server talks to and which token it uses (a fingerprint).",
+             structured_output=False)
+def whoami() -> str:
+    host, token = configured_host(), read_token()
+    if not token:
+        raise ToolError("not signed in: ask the person to run `ltm auth <host>` in a terminal")
+    fingerprint = hashlib.sha256(token.encode("utf-8")).hexdigest()[:8]
+    shown = normalize_host(host) if host else "(no hub configured)"
+    return f"host: {shown}\ntoken: sha256:{fingerprint}"
+
+
+@contextmanager
+def _tool_errors():
+    """Turn the client's errors into tool errors whose text tells the agent what to do."""
+    try:
+        yield
+    except PacketRejected as error:
+        raise ToolError(
+            f"packet rejected with {len(error.details)} error(s); fix all of them and call again:\n"
+            + "\n".join(f"- {detail}" for detail in error.details)
+        ) from None
+    except RedactionRefused as error:
+        raise ToolError(
+            "packet refused: it contains secrets or absolute paths. Remove or generalise them and "
+            "call again (or pass allow_unredacted: true only if the person explicitly agreed):\n"
+            + "\n".join(f"- {detail}" for detail in error.details)
+        ) from None
+    except ActionError as error:
+        raise ToolError(_for_agent(error.report())) from None
+    except HubError as error:
+        raise ToolError(_for_agent(str(error))) from None
+
+
+def _for_agent(message: str) -> str:
+    # The agent cannot sign in for the person; it can only ask them to.
+    return message.replace("run `ltm", "ask the person to run `ltm")
+
+
+def _with_defaults(packet: dict) -> dict:
+    """Fill `id` and `created_at` when left out: agents are poor at minting ULIDs and clocks."""
+    filled = dict(packet)
+    filled.setdefault("id", new_ulid())
+    filled.setdefault("created_at", datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    return filled
+
+
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+def new_ulid() -> str:
+    """A ULID: 48 bits of milliseconds then 80 random bits, in Crockford base32 (26 characters)."""
+    value = (int(time.time() * 1000) << 80) | secrets.randbits(80)
+    return "".join(_CROCKFORD[(value >> shift) & 31] for shift in range(125, -1, -5))
+
+
+def serve() -> None:
+    server.run("stdio")

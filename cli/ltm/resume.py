@@ -1,0 +1,129 @@
+"""The resume block: a packet rendered as markdown for a fresh agent session.
+
+The order follows the contract (protocol README, section 7): what matters most comes first and
+last, because agents attend best to the start and the end of a long prompt. Shared by the CLI
+(`ltm resume`) and the hub's publish page, so both give the same text.
+"""
+
+from __future__ import annotations
+
+PREAMBLE = (
+    "This block resumes earlier work. Treat it as authoritative: locked decisions are settled "
+    "and not to be reopened, attempts that failed must not be retried without new information, "
+    "and \"Your first action\" below is what to do first."
+)
+
+
+def render_resume(packet: dict) -> str:
+    """The markdown resume block of a v0.1 or v0.2 packet. Empty sections are left out."""
+    decisions = _dicts(packet.get("decisions"))
+    attempts = _dicts(packet.get("attempts"))
+    locked = [d for d in decisions if d.get("locked") is True]
+    tentative = [d for d in decisions if d.get("locked") is not True]
+    unresolved = [a for a in attempts if a.get("outcome") in ("failed", "partial")]
+    worked = [a for a in attempts if a.get("outcome") == "succeeded"]
+    next_step = _text(packet.get("next_step"))
+
+    sections = [
+        ("Goal", _text(packet.get("goal"))),
+        ("Success criteria", _bullets(packet.get("success_criteria"))),
+        ("Locked decisions", "\n".join(_decision(d) for d in locked)),
+        ("Prior attempts that failed or were partial", "\n".join(_attempt(a) for a in unresolved)),
+        ("Your first action", next_step),
+        ("Constraints", _bullets(packet.get("constraints"))),
+        ("Reusable methods", "\n".join(_method(m) for m in _dicts(packet.get("methods")))),
+        ("Attempts that worked", "\n".join(_attempt(a) for a in worked)),
+        ("Tentative decisions", "\n".join(_decision(d) for d in tentative)),
+        ("Open questions", _bullets(packet.get("open_questions"))),
+        ("Project", _project(packet.get("project"))),
+    ]
+
+    parts = ["# Resume from ltm packet", PREAMBLE]
+    parts += [f"## {title}\n\n{body}" for title, body in sections if body]
+    if next_step:
+        parts.append(f"**Reminder, your first action:** {next_step}")
+    parts.append(_about(packet))
+    return "\n\n".join(parts) + "\n"
+
+
+def _about(packet: dict) -> str:
+    """The closing facts: where this packet sits and who wrote it."""
+    lines = [f"- Packet: {_text(packet.get('id'))}", f"- Spec version: ltm {_text(packet.get('ltm_version'))}"]
+    if packet.get("parent_id"):
+        lines.append(f"- Continues: {_text(packet['parent_id'])}")
+    if packet.get("created_at"):
+        lines.append(f"- Created: {_text(packet['created_at'])}")
+    author = _author(packet.get("provenance"))
+    if author:
+        lines.append(f"- Author: {author}")
+    tags = [_text(t) for t in packet.get("tags") or [] if t]
+    if tags:
+        lines.append(f"- Tags: {', '.join(tags)}")
+    return "---\n\n" + "\n".join(lines)
+
+
+def _author(provenance) -> str:
+    if not isinstance(provenance, dict):
+        return ""
+    human = _text(provenance.get("author_human"))
+    model = _text(provenance.get("author_model"))
+    confidence = _text(provenance.get("confidence"))
+    if human and model:
+        author = f"{human} with {model}"
+    else:
+        author = human or model
+    if author and confidence:
+        author += f" (confidence: {confidence})"
+    return author
+
+
+def _decision(decision: dict) -> str:
+    lines = [f"- {_text(decision.get('what'), '  ')}"]
+    if decision.get("why"):
+        lines.append(f"  - Why: {_text(decision['why'], '    ')}")
+    if decision.get("consequences"):
+        lines.append(f"  - Consequences: {_text(decision['consequences'], '    ')}")
+    return "\n".join(lines)
+
+
+def _attempt(attempt: dict) -> str:
+    lines = [f"- [{_text(attempt.get('outcome'))}] {_text(attempt.get('tried'), '  ')}"]
+    if attempt.get("learned"):
+        lines.append(f"  - Learned: {_text(attempt['learned'], '    ')}")
+    if attempt.get("confidence"):
+        lines.append(f"  - Confidence: {_text(attempt['confidence'])}")
+    return "\n".join(lines)
+
+
+def _method(method: dict) -> str:
+    lines = [f"- **{_text(method.get('name'))}**"]
+    if method.get("when_applicable"):
+        lines.append(f"  - When: {_text(method['when_applicable'], '    ')}")
+    if method.get("how"):
+        lines.append(f"  - How: {_text(method['how'], '    ')}")
+    return "\n".join(lines)
+
+
+def _project(project) -> str:
+    if not isinstance(project, dict):
+        return ""
+    name, ref = _text(project.get("name")), _text(project.get("ref"))
+    if name and ref:
+        return f"{name} ({ref})"
+    return name or ref
+
+
+def _bullets(items) -> str:
+    return "\n".join(f"- {_text(item, '  ')}" for item in items or [] if _text(item))
+
+
+def _dicts(items) -> list[dict]:
+    return [item for item in items or [] if isinstance(item, dict)]
+
+
+def _text(value, indent: str = "") -> str:
+    """A field as text; continuation lines are indented so they stay inside their list item."""
+    if value is None:
+        return ""
+    lines = [line.rstrip() for line in str(value).strip().splitlines()]
+    return ("\n" + indent).join(line for line in lines if line)

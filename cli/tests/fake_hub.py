@@ -1,0 +1,228 @@
+"""An in-process stand-in for the hub's wire API (protocol README, section 3), for CLI tests.
+
+It keeps packets, teams and invites in memory for one user per token, speaks the wire shapes of
+the contract and records every request, so tests can check what the client sent.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.parse
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from ltm.packet import PacketError, canonical_json, parse_packet
+
+
+@dataclass
+class Recorded:
+    method: str
+    path: str
+    headers: dict
+    body: bytes
+
+
+@dataclass
+class FakeState:
+    tokens: dict = field(default_factory=lambda: {"tok-alice": "alice"})
+    packets: dict = field(default_factory=dict)  # id -> {"owner", "team", "body", "published"}
+    order: list = field(default_factory=list)
+    teams: dict = field(default_factory=dict)  # name -> {"id", "owner", "members": {user: role}}
+    invites: dict = field(default_factory=dict)  # code -> team name, removed when used
+    device_answers: list = field(default_factory=list)  # scripted answers of /oauth/token
+    device_grant: dict = field(default_factory=dict)
+    requests: list = field(default_factory=list)
+
+
+class FakeHub:
+    def __init__(self):
+        self.state = FakeState()
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self.state))
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+
+    def last(self, method: str, prefix: str) -> Recorded:
+        matches = [r for r in self.state.requests if r.method == method and r.path.startswith(prefix)]
+        assert matches, f"no {method} {prefix} request was made"
+        return matches[-1]
+
+
+def _handler_for(state: FakeState):
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):  # keep test output quiet
+            pass
+
+        def _dispatch(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else b""
+            state.requests.append(Recorded(self.command, self.path, dict(self.headers.items()), body))
+            parsed = urllib.parse.urlsplit(self.path)
+            query = dict(urllib.parse.parse_qsl(parsed.query))
+            parts = [urllib.parse.unquote(p) for p in parsed.path.strip("/").split("/")]
+            status, payload, headers = _route(state, self.command, parts, query, body, self.headers)
+            data = payload if isinstance(payload, bytes) else (b"" if payload is None else json.dumps(payload).encode())
+            self.send_response(status)
+            for key, value in (headers or {}).items():
+                self.send_header(key, value)
+            if data:
+                self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        do_GET = do_POST = do_DELETE = _dispatch
+
+    return Handler
+
+
+def _route(state: FakeState, method, parts, query, body, headers):
+    if parts[:1] == ["oauth"]:
+        return _oauth(state, parts[1], body)
+    if parts == ["v1", "healthz"]:
+        return 200, {"ok": True, "version": "0.2"}, None
+    if parts[:2] == ["v1", "invites"] and parts[-1] == "accept":
+        return _accept(state, parts[2], _user(state, headers))
+    user = _user(state, headers)
+    if user is None:
+        return 401, {"error": "invalid token"}, None
+    if parts[:2] == ["v1", "packets"]:
+        return _packets(state, user, method, parts[2:], query, body)
+    if parts[:2] == ["v1", "teams"]:
+        return _teams(state, user, method, parts[2:], body, f"http://{headers.get('Host')}")
+    return 404, {"error": "not found"}, None
+
+
+def _user(state, headers):
+    auth = headers.get("Authorization") or ""
+    return state.tokens.get(auth.removeprefix("Bearer ")) if auth.startswith("Bearer ") else None
+
+
+def _packets(state, user, method, rest, query, body):
+    if not rest and method == "POST":
+        team = query.get("team")
+        if team and user not in state.teams.get(team, {}).get("members", {}):
+            return 404, {"error": "team not found"}, None
+        try:
+            packet = parse_packet(body)
+        except PacketError as exc:
+            return 400, {"error": str(exc)}, None
+        existing = state.packets.get(packet["id"])
+        if existing and existing["owner"] != user:
+            return 409, {"error": "id taken"}, None
+        state.packets[packet["id"]] = {"owner": user, "team": team, "body": canonical_json(packet), "published": None}
+        if packet["id"] in state.order:
+            state.order.remove(packet["id"])
+        state.order.insert(0, packet["id"])
+        return 201, {"id": packet["id"]}, None
+    if not rest and method == "GET":
+        team = query.get("team")
+        limit = int(query["limit"]) if query.get("limit", "").isdigit() else 50
+        visible = [pid for pid in state.order if _visible(state, user, pid, team)]
+        listing = []
+        for pid in visible[:limit]:
+            packet = json.loads(state.packets[pid]["body"])
+            listing.append({"id": pid, "created_at": packet["created_at"], "goal": packet["goal"]})
+        return 200, {"packets": listing}, None
+    record = state.packets.get(rest[0])
+    if record is None or not (_visible(state, user, rest[0], record["team"])):
+        return 404, {"error": "packet not found"}, None
+    if len(rest) == 1 and method == "GET":
+        headers = {}
+        if record["published"]:
+            headers = {"X-LTM-Published-At": "2026-04-22T10:00:00Z", "X-LTM-Public-URL": record["published"]}
+        return 200, record["body"].encode(), headers
+    if len(rest) == 1 and method == "DELETE":
+        del state.packets[rest[0]]
+        state.order.remove(rest[0])
+        return 204, None, None
+    if rest[1:] == ["publish"] and method == "POST":
+        record["published"] = f"http://hub.test/p/{rest[0]}"
+        return 200, {"id": rest[0], "public_url": record["published"]}, None
+    if rest[1:] == ["publish"] and method == "DELETE":
+        record["published"] = None
+        return 204, None, None
+    return 404, {"error": "not found"}, None
+
+
+def _visible(state, user, pid, team):
+    record = state.packets[pid]
+    if team:
+        return record["team"] == team and user in state.teams.get(team, {}).get("members", {})
+    return record["team"] is None and record["owner"] == user
+
+
+def _teams(state, user, method, rest, body, base):
+    if not rest and method == "POST":
+        name = json.loads(body or b"{}").get("name", "")
+        if name in state.teams:
+            return 409, {"error": "team name taken"}, None
+        state.teams[name] = {"id": f"TEAM{len(state.teams) + 1}", "owner": user, "members": {user: "owner"}}
+        return 201, {"team": {"id": state.teams[name]["id"], "name": name, "owner_id": user}}, None
+    if not rest and method == "GET":
+        mine = [
+            {"id": t["id"], "name": name, "owner_id": t["owner"], "created_at": "2026-04-22T00:00:00Z"}
+            for name, t in state.teams.items() if user in t["members"]
+        ]
+        return 200, {"teams": mine}, None
+    team = state.teams.get(rest[0])
+    if team is None or user not in team["members"]:
+        return 404, {"error": "team not found"}, None
+    if len(rest) == 1 and method == "DELETE":
+        if team["owner"] != user:
+            return 403, {"error": "only the owner can delete a team"}, None
+        del state.teams[rest[0]]
+        return 204, None, None
+    if rest[1:] == ["members"]:
+        members = [
+            {"user_id": u, "display": u.title(), "role": role, "joined_at": "2026-04-22T00:00:00Z"}
+            for u, role in team["members"].items()
+        ]
+        return 200, {"members": members}, None
+    if rest[1:] == ["leave"]:
+        if team["owner"] == user:
+            return 400, {"error": "the owner cannot leave the team"}, None
+        del team["members"][user]
+        return 204, None, None
+    if rest[1:] == ["invites"]:
+        code = f"code{len(state.invites) + 1:044d}"
+        state.invites[code] = rest[0]
+        return 201, {"code": code, "url": f"{base}/v1/invites/{code}", "expires_at": "2026-04-29T00:00:00Z"}, None
+    return 404, {"error": "not found"}, None
+
+
+def _accept(state, code, user):
+    team_name = state.invites.pop(code, None)
+    if team_name is None:
+        return 410, {"error": "invite expired or already consumed"}, None
+    result = {"team": {"id": state.teams[team_name]["id"], "name": team_name}}
+    if user is None:
+        user = f"user{len(state.tokens) + 1}"
+        token = f"tok-{user}"
+        state.tokens[token] = user
+        result["token"] = token
+    state.teams[team_name]["members"].setdefault(user, "member")
+    result["user"] = {"id": user.upper(), "display": user.title()}
+    return 201, result, None
+
+
+def _oauth(state, endpoint, body):
+    form = dict(urllib.parse.parse_qsl(body.decode()))
+    if form.get("client_id") != "ltm-cli":
+        return 401, {"error": "invalid_client"}, None
+    if endpoint == "authorize_device":
+        if form.get("scope") != "read write":
+            return 400, {"error": "invalid_scope"}, None
+        return 200, state.device_grant, None
+    if form.get("grant_type") != "urn:ietf:params:oauth:grant-type:device_code":
+        return 400, {"error": "unsupported_grant_type"}, None
+    status, answer = state.device_answers.pop(0)
+    return status, answer, None

@@ -1,0 +1,450 @@
+"""The command line against an in-process fake hub: wire shapes, output, files, exit codes."""
+
+import hashlib
+import io
+import json
+import stat
+
+import pytest
+
+import ltm.cli
+from ltm.cli import main
+from ltm.packet import canonical_json, example_packet
+
+
+def write_packet(tmp_path, packet, name="packet.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(packet))
+    return str(path)
+
+
+def packet_with(**changes):
+    packet = example_packet()
+    packet.update(changes)
+    return packet
+
+
+def pipe_stdin(monkeypatch, text):
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+
+
+# --- push / save ---------------------------------------------------------------------------
+
+def test_push_sends_the_file_with_the_bearer_and_prints_the_id(hub, tmp_path, capsys):
+    path = write_packet(tmp_path, example_packet())
+    assert main(["push", path]) == 0
+    assert capsys.readouterr().out == "01JS5LTMEXAMPLEPACKET00001A\n"
+    sent = hub.last("POST", "/v1/packets")
+    assert sent.path == "/v1/packets"
+    assert sent.headers["Authorization"] == "Bearer tok-alice"
+    assert sent.headers["Content-Type"] == "application/json"
+    assert sent.body == open(path, "rb").read()
+
+
+def test_save_reads_stdin_and_pushes_into_a_team(hub, tmp_path, monkeypatch, capsys):
+    assert main(["teams", "create", "core"]) == 0
+    pipe_stdin(monkeypatch, json.dumps(example_packet()))
+    assert main(["save", "-", "-t", "core"]) == 0
+    assert hub.last("POST", "/v1/packets").path == "/v1/packets?team=core"
+    capsys.readouterr()
+    assert main(["ls", "--json", "-t", "core"]) == 0
+    assert [p["id"] for p in json.loads(capsys.readouterr().out)] == ["01JS5LTMEXAMPLEPACKET00001A"]
+    assert main(["ls", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+
+
+def test_push_to_an_unknown_team_says_how_to_list_teams(hub, tmp_path, capsys):
+    assert main(["push", write_packet(tmp_path, example_packet()), "-t", "nope"]) == 1
+    assert "team 'nope' not found" in capsys.readouterr().err
+
+
+def test_redaction_blocks_the_push_and_names_each_finding(hub, tmp_path, capsys):
+    packet = packet_with(goal="Deploy with AKIAIOSFODNN7EXAMPLE from /home/dev/deploy.sh")
+    assert main(["push", write_packet(tmp_path, packet)]) == 1
+    err = capsys.readouterr().err
+    assert "goal/abs-path: /home/dev/deploy.sh" in err
+    assert "goal/aws-key: AKIAIOSFODNN7EXAMPLE" in err
+    assert "--allow-unredacted" in err
+    assert not [r for r in hub.state.requests if r.method == "POST"]
+
+
+def test_allow_unredacted_pushes_anyway(hub, tmp_path):
+    packet = packet_with(goal="Deploy with AKIAIOSFODNN7EXAMPLE")
+    assert main(["push", "--allow-unredacted", write_packet(tmp_path, packet)]) == 0
+    assert "AKIAIOSFODNN7EXAMPLE" in hub.state.packets[packet["id"]]["body"]
+
+
+def test_invalid_packet_lists_every_error_with_its_path_and_sends_nothing(hub, tmp_path, capsys):
+    packet = example_packet()
+    packet["attempts"][0]["outcome"] = "maybe"
+    packet["tags"] = ["Bad Tag"]
+    assert main(["push", write_packet(tmp_path, packet)]) == 1
+    err = capsys.readouterr().err
+    assert "$.attempts[0].outcome" in err and "$.tags[0]" in err
+    assert "ltm example" in err
+    assert not hub.state.requests
+
+
+def test_lenient_skips_local_validation_and_the_hub_decides(hub, tmp_path, capsys):
+    packet = packet_with(tags=["Bad Tag"])
+    assert main(["push", "--lenient", write_packet(tmp_path, packet)]) == 1
+    assert "packet rejected by http://127.0.0.1" in capsys.readouterr().err
+    assert hub.last("POST", "/v1/packets")  # it was sent
+
+
+def test_lenient_from_config(hub, tmp_path, capsys):
+    assert main(["config", "set", "lenient", "true"]) == 0
+    assert main(["push", write_packet(tmp_path, packet_with(tags=["Bad Tag"]))]) == 1
+    assert hub.last("POST", "/v1/packets")
+
+
+def test_missing_file_is_a_clear_failure(hub, tmp_path, capsys):
+    assert main(["push", str(tmp_path / "nope.json")]) == 1
+    assert "cannot read" in capsys.readouterr().err
+
+
+# --- ls / show / pull / rm / resume ------------------------------------------------------
+
+@pytest.fixture
+def two_packets(hub, tmp_path):
+    first = packet_with(id="01HV00000000000000000000A1", goal="First goal")
+    second = packet_with(id="01HV00000000000000000000B2", goal="Second goal", parent_id=first["id"])
+    for packet in (first, second):
+        assert main(["push", write_packet(tmp_path, packet, packet["id"])]) == 0
+    return first, second
+
+
+def test_ls_is_newest_first_and_passes_the_limit(two_packets, hub, capsys):
+    capsys.readouterr()
+    assert main(["ls"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["ID", "CREATED", "GOAL"]
+    assert lines[1].startswith("01HV00000000000000000000B2") and lines[1].endswith("Second goal")
+    assert main(["ls", "--limit", "1", "--json"]) == 0
+    assert hub.last("GET", "/v1/packets").path == "/v1/packets?limit=1"
+    assert json.loads(capsys.readouterr().out) == [
+        {"id": "01HV00000000000000000000B2", "created_at": "2026-04-22T00:00:00Z", "goal": "Second goal"}
+    ]
+
+
+def test_ls_when_empty(hub, capsys):
+    assert main(["ls"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "" and "no packets yet" in captured.err
+
+
+def test_show_pull_and_publish(two_packets, capsys):
+    first, second = two_packets
+    capsys.readouterr()
+    assert main(["show", "--json", second["id"]]) == 0
+    assert json.loads(capsys.readouterr().out) == second
+    assert main(["pull", second["id"]]) == 0
+    assert capsys.readouterr().out == canonical_json(second)
+    assert main(["publish", second["id"]]) == 0
+    assert capsys.readouterr().out == f"http://hub.test/p/{second['id']}\n"
+    assert main(["show", second["id"]]) == 0
+    out = capsys.readouterr().out
+    assert "goal       Second goal" in out
+    assert f"continues  {first['id']}" in out
+    assert "published  http://hub.test/p/01HV00000000000000000000B2 (since 2026-04-22T10:00:00Z)" in out
+    assert main(["unpublish", second["id"]]) == 0
+    assert main(["show", second["id"]]) == 0
+    assert "published" not in capsys.readouterr().out.replace("unpublished", "")
+
+
+def test_rm_then_show_says_not_found(two_packets, capsys):
+    first, _ = two_packets
+    assert main(["rm", first["id"]]) == 0
+    assert f"deleted {first['id']}" in capsys.readouterr().out
+    assert main(["show", first["id"]]) == 1
+    assert f"packet {first['id']} not found" in capsys.readouterr().err
+    assert main(["rm", first["id"]]) == 1
+
+
+def test_resume_prints_the_block_with_no_copy(two_packets, capsys):
+    _, second = two_packets
+    capsys.readouterr()
+    assert main(["resume", second["id"], "--no-copy"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# Resume from ltm packet")
+    assert f"- Continues: {two_packets[0]['id']}" in out
+
+
+def test_resume_copies_to_the_clipboard(two_packets, monkeypatch, capsys):
+    copied = []
+    monkeypatch.setattr(ltm.cli.clipboard, "copy", lambda text: copied.append(text) or "xclip")
+    assert main(["resume", two_packets[1]["id"], "--copy"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "copied the resume block" in captured.err
+    assert copied[0].startswith("# Resume from ltm packet")
+
+
+def test_resume_without_clipboard_prints_and_says_so(two_packets, monkeypatch, capsys):
+    monkeypatch.setattr(ltm.cli.clipboard, "copy", lambda text: None)
+    assert main(["resume", two_packets[1]["id"], "--copy"]) == 0
+    captured = capsys.readouterr()
+    assert "no clipboard tool found" in captured.err
+    assert captured.out.startswith("# Resume from ltm packet")
+
+
+def test_resume_picker_reads_the_choice(two_packets, monkeypatch, hub, capsys):
+    monkeypatch.setattr(ltm.cli.clipboard, "copy", lambda text: None)
+    pipe_stdin(monkeypatch, "2\n")
+    assert main(["resume"]) == 0
+    assert hub.last("GET", "/v1/packets?").path == "/v1/packets?limit=50"
+    captured = capsys.readouterr()
+    assert "  2  2026-04-22T00:00  First goal" in captured.err
+    assert "## Goal\n\nFirst goal" in captured.out
+
+
+def test_resume_picker_cancelled(two_packets, monkeypatch, capsys):
+    pipe_stdin(monkeypatch, "")
+    assert main(["resume"]) == 130
+    assert "cancelled" in capsys.readouterr().err
+
+
+def test_resume_refuses_a_packet_that_does_not_validate(two_packets, hub, capsys):
+    record = hub.state.packets[two_packets[0]["id"]]
+    record["body"] = record["body"].replace('"goal"', '"server_field": 1, "goal"')
+    assert main(["resume", two_packets[0]["id"], "--no-copy"]) == 1
+    assert "does not validate" in capsys.readouterr().err
+
+
+# --- teams, invites, join ---------------------------------------------------------------
+
+def test_teams_lifecycle(hub, capsys):
+    assert main(["teams", "create", "core"]) == 0
+    assert hub.last("POST", "/v1/teams").body == b'{"name": "core"}'
+    assert main(["teams", "ls", "--json"]) == 0
+    capsys.readouterr()
+    assert main(["teams"]) == 0
+    assert "core" in capsys.readouterr().out
+    assert main(["teams", "members", "core"]) == 0
+    assert "owner" in capsys.readouterr().out
+    assert main(["teams", "leave", "core"]) == 1
+    assert "the owner cannot leave the team" in capsys.readouterr().err
+    assert main(["teams", "rm", "core"]) == 0
+    assert main(["teams", "members", "core"]) == 1
+    assert "team 'core' not found" in capsys.readouterr().err
+
+
+def test_invite_and_join_on_a_clean_machine(hub, config_dir, monkeypatch, capsys):
+    assert main(["teams", "create", "core"]) == 0
+    capsys.readouterr()
+    assert main(["invite", "-t", "core"]) == 0
+    url = capsys.readouterr().out.strip()
+    assert url.startswith(hub.url + "/v1/invites/")
+    assert hub.last("POST", "/v1/teams/core/invites").body == b"{}"
+
+    # a clean machine: no config, no token, no env
+    clean = config_dir.parent / "clean"
+    monkeypatch.setenv("LTM_CONFIG_DIR", str(clean))
+    monkeypatch.delenv("LTM_HUB_URL")
+    assert main(["join", url]) == 0
+    accept = hub.last("POST", "/v1/invites/")
+    assert accept.path.endswith("/accept") and accept.body == b"{}"
+    assert "Authorization" not in accept.headers
+    assert "joined team core" in capsys.readouterr().out
+    token = (clean / "credentials").read_text()
+    assert token.startswith("tok-user") and token.endswith("\n")
+    assert stat.S_IMODE((clean / "credentials").stat().st_mode) == 0o600
+    assert f'host = "{hub.url}"' in (clean / "config.toml").read_text()
+    assert main(["teams", "ls", "--json"]) == 0
+    assert [t["name"] for t in json.loads(capsys.readouterr().out)] == ["core"]
+    assert main(["join", url]) == 1
+    assert "invite expired or already consumed" in capsys.readouterr().err
+
+
+def test_join_with_a_stored_token_sends_it(hub, capsys):
+    hub.state.tokens["tok-bob"] = "bob"
+    hub.state.teams["core"] = {"id": "T1", "owner": "bob", "members": {"bob": "owner"}}
+    hub.state.invites["c0de"] = "core"
+    assert main(["join", "c0de"]) == 0  # a bare code goes to the configured hub
+    assert hub.last("POST", "/v1/invites/c0de/accept").headers["Authorization"] == "Bearer tok-alice"
+    assert "alice" in hub.state.teams["core"]["members"]
+
+
+# --- auth ---------------------------------------------------------------------------------
+
+def test_auth_with_a_pasted_token(hub, config_dir, monkeypatch, capsys):
+    (config_dir / "credentials").unlink()
+    monkeypatch.delenv("LTM_HUB_URL")
+    assert main(["auth", hub.url, "tok-alice"]) == 0
+    paths = [r.path for r in hub.state.requests]
+    assert paths == ["/v1/healthz", "/v1/packets?limit=1"]
+    assert (config_dir / "credentials").read_text() == "tok-alice\n"
+    assert f'host = "{hub.url}"' in (config_dir / "config.toml").read_text()
+    assert main(["auth", "whoami"]) == 0
+    fingerprint = hashlib.sha256(b"tok-alice").hexdigest()[:8]
+    assert capsys.readouterr().out.splitlines()[-2:] == [f"host: {hub.url}", f"token: sha256:{fingerprint}"]
+
+
+def test_auth_with_a_rejected_token_stores_nothing(hub, config_dir, capsys):
+    (config_dir / "credentials").unlink()
+    assert main(["auth", hub.url, "tok-wrong"]) == 1
+    assert "rejected this token" in capsys.readouterr().err
+    assert not (config_dir / "credentials").exists()
+
+
+def test_whoami_when_signed_out(config_dir, capsys):
+    assert main(["auth", "whoami"]) == 1
+    assert "not signed in" in capsys.readouterr().err
+
+
+class FakeTime:
+    """A clock that only moves when the client sleeps."""
+
+    def __init__(self):
+        self.now = 1000.0
+        self.slept = []
+
+    def monotonic(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.slept.append(seconds)
+        self.now += seconds
+
+
+@pytest.fixture
+def fake_time(monkeypatch):
+    clock = FakeTime()
+    monkeypatch.setattr(ltm.device, "time", clock)
+    return clock
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    opened = []
+    monkeypatch.setattr(ltm.device, "open_browser", lambda url: opened.append(url) or True)
+    return opened
+
+
+def grant(hub, **extra):
+    hub.state.device_grant = {
+        "device_code": "dev-123",
+        "user_code": "abcd2345",
+        "verification_uri": hub.url + "/device",
+        "verification_uri_complete": hub.url + "/device?user_code=abcd2345",
+        "expires_in": 300,
+        "interval": 2,
+        **extra,
+    }
+
+
+def test_device_flow_polls_slows_down_and_stores_the_token(hub, config_dir, fake_time, browser, capsys):
+    (config_dir / "credentials").unlink()
+    grant(hub)
+    hub.state.device_answers = [
+        (400, {"error": "authorization_pending"}),
+        (400, {"error": "slow_down"}),
+        (200, {"access_token": "tok-device", "token_type": "Bearer", "scope": "read write"}),
+    ]
+    assert main(["auth"]) == 0  # host from LTM_HUB_URL
+    err = capsys.readouterr().err
+    assert "ABCD-2345" in err and hub.url + "/device" in err
+    assert "code expires in 5:00" in err  # the first countdown line (not a terminal: plain lines)
+    assert browser == [hub.url + "/device?user_code=abcd2345"]
+    assert sum(fake_time.slept) == 2 + 2 + 7  # interval, interval, interval + 5 after slow_down
+    authorize = hub.last("POST", "/oauth/authorize_device")
+    assert authorize.headers["Content-Type"] == "application/x-www-form-urlencoded"
+    assert authorize.body == b"client_id=ltm-cli&scope=read+write"
+    poll = hub.last("POST", "/oauth/token")
+    assert poll.body == (
+        b"grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code&device_code=dev-123&client_id=ltm-cli"
+    )
+    assert (config_dir / "credentials").read_text() == "tok-device\n"
+
+
+@pytest.mark.parametrize("error,message", [
+    ("access_denied", "sign-in was denied"),
+    ("expired_token", "the code expired"),
+    ("invalid_grant", "sign-in failed: the device code is unknown"),
+])
+def test_device_flow_stops_on_errors(hub, config_dir, fake_time, browser, capsys, error, message):
+    (config_dir / "credentials").unlink()
+    grant(hub)
+    hub.state.device_answers = [(400, {"error": error, "error_description": "the device code is unknown"})]
+    assert main(["auth", hub.url]) == 1
+    assert message in capsys.readouterr().err
+    assert not (config_dir / "credentials").exists()
+
+
+def test_device_flow_gives_up_when_the_code_expires(hub, config_dir, fake_time, browser, capsys):
+    grant(hub, expires_in=3, interval=2, verification_uri_complete=None)
+    hub.state.device_answers = [(400, {"error": "authorization_pending"})] * 5
+    assert main(["auth", hub.url]) == 1
+    assert "the code expired before it was approved" in capsys.readouterr().err
+    assert browser == []  # nothing to open without verification_uri_complete
+
+
+def test_device_flow_ctrl_c(hub, config_dir, monkeypatch, browser, capsys):
+    grant(hub)
+
+    class Interrupting(FakeTime):
+        def sleep(self, seconds):
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(ltm.device, "time", Interrupting())
+    assert main(["auth", hub.url]) == 130
+    assert "cancelled" in capsys.readouterr().err
+
+
+def test_auth_without_any_host_is_a_usage_error(config_dir, capsys):
+    assert main(["auth"]) == 2
+    assert "ltm auth <host>" in capsys.readouterr().err
+
+
+# --- errors a person can act on ----------------------------------------------------------
+
+def test_rejected_token(hub, config_dir, capsys):
+    (config_dir / "credentials").write_text("stale\n")
+    assert main(["ls"]) == 1
+    assert f"token rejected by {hub.url}; run `ltm auth {hub.url}`" in capsys.readouterr().err
+
+
+def test_unreachable_hub(config_dir, monkeypatch, capsys):
+    config_dir.mkdir()
+    (config_dir / "credentials").write_text("tok\n")
+    monkeypatch.setenv("LTM_HUB_URL", "http://127.0.0.1:1")
+    assert main(["ls"]) == 1
+    assert "cannot reach http://127.0.0.1:1" in capsys.readouterr().err
+
+
+def test_not_signed_in(hub, config_dir, capsys):
+    (config_dir / "credentials").unlink()
+    assert main(["ls"]) == 1
+    assert f"not signed in; run `ltm auth {hub.url}`" in capsys.readouterr().err
+
+
+def test_no_hub_configured(config_dir, capsys):
+    assert main(["ls"]) == 1
+    assert "no hub configured; run `ltm auth <host>`" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [[], ["bogus"], ["invite"], ["show"], ["resume", "--copy", "--no-copy"]])
+def test_usage_errors_exit_2(config_dir, argv):
+    assert main(argv) == 2
+
+
+def test_help_exits_0(capsys):
+    assert main(["--help"]) == 0
+    assert "resume" in capsys.readouterr().out
+
+
+# --- example, platform ---------------------------------------------------------------------
+
+def test_example_prints_a_valid_packet(capsys):
+    assert main(["example"]) == 0
+    assert json.loads(capsys.readouterr().out) == example_packet()
+
+
+@pytest.mark.parametrize("verb", ["platform", "dashboard"])
+def test_platform_opens_the_dashboard(config_dir, monkeypatch, capsys, verb):
+    opened = []
+    monkeypatch.setattr(ltm.cli.webbrowser, "open", lambda url: opened.append(url))
+    monkeypatch.setenv("LTM_HUB_URL", "https://hub.example.com/")
+    assert main([verb]) == 0
+    assert capsys.readouterr().out == "https://hub.example.com/\n"
+    assert opened == ["https://hub.example.com/"]

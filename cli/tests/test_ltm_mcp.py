@@ -1,0 +1,110 @@
+"""`ltm mcp` driven as a subprocess by the official MCP SDK's stdio client, against the fake hub."""
+
+import asyncio
+import json
+import os
+import re
+import sys
+
+import ltm
+from ltm.packet import example_packet, schema
+from ltm.resume import render_resume
+
+from mcp import Client, StdioServerParameters
+
+TOOLS = {"save", "push", "resume", "ls", "show", "pull", "rm", "publish", "unpublish", "example", "whoami"}
+
+
+def run_session(config_dir, hub_url, steps):
+    """Start `python -m ltm mcp` and run `steps(client)` against it; returns what steps returns."""
+    package_root = os.path.dirname(os.path.dirname(ltm.__file__))
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONPATH": package_root,
+        "LTM_CONFIG_DIR": str(config_dir),
+        "LTM_HUB_URL": hub_url,
+    }
+    params = StdioServerParameters(command=sys.executable, args=["-m", "ltm", "mcp"], env=env)
+
+    async def main():
+        async with Client(params, read_timeout_seconds=30) as client:
+            return await steps(client)
+
+    return asyncio.run(main())
+
+
+def text(result):
+    return "".join(block.text for block in result.content)
+
+
+def test_tools_example_save_and_resume(hub, config_dir):
+    async def steps(client):
+        listed = (await client.list_tools()).tools
+        results = {"tools": {tool.name: tool for tool in listed}}
+        results["example"] = await client.call_tool("example", {})
+        invalid = example_packet()
+        invalid["attempts"][0]["outcome"] = "maybe"
+        invalid["tags"] = ["Bad Tag"]
+        invalid["extra"] = 1
+        results["invalid"] = await client.call_tool("save", {"packet": invalid})
+        secret = example_packet()
+        secret["next_step"] = "export AWS key AKIAIOSFODNN7EXAMPLE and continue"
+        results["secret"] = await client.call_tool("save", {"packet": secret})
+        fresh = example_packet()
+        del fresh["id"], fresh["created_at"]
+        results["save"] = await client.call_tool("save", {"packet": fresh})
+        new_id = re.search(r"saved packet (\S+)", text(results["save"])).group(1)
+        results["id"] = new_id
+        results["resume"] = await client.call_tool("resume", {"id": new_id})
+        results["ls"] = await client.call_tool("ls", {"limit": 5})
+        results["whoami"] = await client.call_tool("whoami", {})
+        results["missing"] = await client.call_tool("resume", {"id": "01HV0000000000000000000000"})
+        return results
+
+    results = run_session(config_dir, hub.url, steps)
+
+    assert set(results["tools"]) == TOOLS
+    description = results["tools"]["save"].description
+    for name in schema("0.2")["properties"]:
+        assert name in description, f"the save tool does not describe {name}"
+    for word in ('"succeeded", "failed", "partial"', '"low", "medium", "high"', "32 KiB", "1024", "2048"):
+        assert word in description
+    assert set(results["tools"]["push"].input_schema["properties"]) == {"packet", "allow_unredacted", "team"}
+    assert results["tools"]["rm"].input_schema["required"] == ["id"]
+
+    assert not results["example"].is_error
+    assert json.loads(text(results["example"])) == example_packet()
+
+    invalid = text(results["invalid"])
+    assert results["invalid"].is_error
+    assert "3 error(s)" in invalid
+    assert "$.attempts[0].outcome" in invalid and "$.tags[0]" in invalid and "extra" in invalid
+
+    assert results["secret"].is_error
+    assert "next_step/aws-key: AKIAIOSFODNN7EXAMPLE" in text(results["secret"])
+
+    assert not results["save"].is_error
+    new_id = results["id"]
+    assert re.fullmatch(r"[0-9A-HJKMNP-TV-Z]{26}", new_id)
+    stored = json.loads(hub.state.packets[new_id]["body"])
+    assert stored["goal"] == example_packet()["goal"]
+    assert hub.last("POST", "/v1/packets").headers["Authorization"] == "Bearer tok-alice"
+
+    assert not results["resume"].is_error
+    assert text(results["resume"]) == render_resume(stored)
+
+    assert [p["id"] for p in json.loads(text(results["ls"]))] == [new_id]
+    assert hub.last("GET", "/v1/packets?").path == "/v1/packets?limit=5"
+    assert text(results["whoami"]).startswith(f"host: {hub.url}\ntoken: sha256:")
+
+    assert results["missing"].is_error
+    assert "not found" in text(results["missing"])
+
+
+def test_signed_out_tells_the_agent_to_ask_the_person(config_dir):
+    async def steps(client):
+        return await client.call_tool("ls", {})
+
+    result = run_session(config_dir, "http://127.0.0.1:9", steps)
+    assert result.is_error
+    assert "not signed in; ask the person to run `ltm auth http://127.0.0.1:9`" in text(result)

@@ -1,0 +1,114 @@
+"""Validation of packets (the core the hub shares): versions, limits, encoding, timestamps."""
+
+import json
+
+import pytest
+
+from ltm.packet import (
+    MAX_PACKET_BYTES,
+    PacketError,
+    canonical_json,
+    example_packet,
+    packet_errors,
+    parse_packet,
+)
+
+
+def v01_packet():
+    return {
+        "ltm_version": "0.1",
+        "id": "01HV0000000000000000000001",
+        "created_at": "2026-04-18T22:41:03Z",
+        "goal": "Fix the flaky login test",
+        "decisions": [{"what": "Use a fake clock", "why": "Real time races", "locked": True}],
+        "attempts": [{"tried": "retry three times", "outcome": "failed", "learned": "hides the race"}],
+        "next_step": "Inject the clock into LoginService",
+    }
+
+
+def errors_of(packet):
+    with pytest.raises(PacketError) as caught:
+        parse_packet(json.dumps(packet))
+    return caught.value.errors
+
+
+def test_v01_packet_is_valid():
+    assert parse_packet(json.dumps(v01_packet()))["goal"] == "Fix the flaky login test"
+
+
+def test_v02_example_is_valid_and_round_trips_canonically():
+    packet = example_packet()
+    assert parse_packet(canonical_json(packet)) == packet
+    assert packet_errors(packet) == []
+
+
+def test_v02_fields_are_unknown_to_v01():
+    packet = v01_packet()
+    packet["success_criteria"] = ["tests pass"]
+    errors = errors_of(packet)
+    assert len(errors) == 1 and "success_criteria" in errors[0]
+
+
+def test_missing_ltm_version():
+    packet = v01_packet()
+    del packet["ltm_version"]
+    assert errors_of(packet) == ["missing required field 'ltm_version'"]
+
+
+def test_unsupported_version_names_the_supported_ones():
+    packet = v01_packet()
+    packet["ltm_version"] = "9.9"
+    assert errors_of(packet) == ['unsupported ltm_version "9.9" (supported: 0.1, 0.2)']
+
+
+def test_too_long_field_names_its_path():
+    packet = example_packet()
+    packet["decisions"][1]["why"] = "x" * 1025
+    [error] = errors_of(packet)
+    assert error.startswith("$.decisions[1].why:")
+
+
+def test_unknown_field_is_rejected():
+    packet = example_packet()
+    packet["scope"] = "team"
+    [error] = errors_of(packet)
+    assert "scope" in error
+
+
+def test_every_error_is_reported_with_its_path():
+    packet = example_packet()
+    del packet["goal"]
+    packet["attempts"][0]["outcome"] = "maybe"
+    packet["tags"].append("Not A Tag")
+    errors = packet_errors(packet)
+    assert len(errors) == 3
+    assert any(e.startswith("$.attempts[0].outcome:") for e in errors)
+    assert any(e.startswith("$.tags[4]:") for e in errors)
+    assert any("'goal' is a required property" in e for e in errors)
+
+
+def test_oversize_body_is_rejected_before_parsing():
+    body = b"{" + b" " * MAX_PACKET_BYTES + b"}"
+    with pytest.raises(PacketError) as caught:
+        parse_packet(body)
+    assert "32768" in str(caught.value)
+
+
+def test_non_utf8_is_rejected():
+    with pytest.raises(PacketError) as caught:
+        parse_packet(b'{"goal": "\xff"}')
+    assert "UTF-8" in str(caught.value)
+
+
+@pytest.mark.parametrize("value", ["yesterday", "2026-04-18", "2026-04-18T22:41:03", "2026-02-30T10:00:00Z"])
+def test_bad_created_at_is_rejected(value):
+    packet = example_packet()
+    packet["created_at"] = value
+    [error] = errors_of(packet)
+    assert error.startswith("$.created_at:")
+
+
+def test_created_at_with_offset_is_accepted():
+    packet = example_packet()
+    packet["created_at"] = "2026-04-18T22:41:03.5+02:00"
+    assert packet_errors(packet) == []
