@@ -1,4 +1,5 @@
-"""The wire API for packets: POST/GET /v1/packets, GET/DELETE /v1/packets/{id}."""
+"""The wire API for packets: POST/GET /v1/packets, GET/DELETE /v1/packets/{id},
+POST/DELETE /v1/packets/{id}/publish."""
 
 from django.http import HttpResponse
 from rest_framework.response import Response
@@ -7,6 +8,7 @@ from rest_framework.views import APIView
 from hub.errors import BadRequest
 from ltm.packet import MAX_PACKET_BYTES, PacketError, parse_packet
 from packets import selectors, services
+from packets.public_views import public_url
 from teams.selectors import team_get_for_member
 
 
@@ -49,8 +51,25 @@ class PacketCollection(APIView):
 class PacketItem(APIView):
     def get(self, request, packet_id):
         packet = selectors.packet_get(viewer=request.user, packet_id=packet_id)
-        return HttpResponse(packet.body, content_type="application/json")
+        response = HttpResponse(packet.body, content_type="application/json")
+        # Server facts travel in headers: the body must stay exactly the packet.
+        if packet.public_slug:
+            response["X-LTM-Published-At"] = rfc3339(packet.published_at)
+            response["X-LTM-Public-URL"] = public_url(request, packet)
+        return response
 
     def delete(self, request, packet_id):
         services.packet_delete(user=request.user, packet_id=packet_id)
+        return Response(status=204)
+
+
+class PacketPublish(APIView):
+    """The client sends no body and no content type on POST; nothing here reads one."""
+
+    def post(self, request, packet_id):
+        packet = services.packet_publish(user=request.user, packet_id=packet_id)
+        return Response({"id": packet.id, "public_url": public_url(request, packet)})
+
+    def delete(self, request, packet_id):
+        services.packet_unpublish(user=request.user, packet_id=packet_id)
         return Response(status=204)

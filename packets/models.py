@@ -25,6 +25,10 @@ class Packet(models.Model):
     tags = models.CharField(max_length=600, blank=True, help_text="Space-separated, padded: ' a b '.")
     body = models.TextField(help_text="Canonical JSON of the packet.")
     pushed_at = models.DateTimeField(auto_now=True)
+    # Publishing (issue 5): the random slug of the public page, set only while published. A new
+    # slug is minted on each publish after an unpublish, so a leaked old link stays dead.
+    public_slug = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -34,6 +38,8 @@ class Packet(models.Model):
                 fields=["owner", "-created_at"], condition=Q(team__isnull=True), name="packet_personal_newest"
             ),
             models.Index(fields=["team", "-created_at"], name="packet_team_newest"),
+            # The chain on a packet's page: its children, found by their parent_id.
+            models.Index(fields=["parent_id"], name="packet_parent"),
         ]
 
     def __str__(self) -> str:
