@@ -1,11 +1,9 @@
 """Fixtures shared by every test of the hub: people, tokens and an API client that speaks as them."""
 
-import json
-
 import pytest
-from django.test import Client
 
 from accounts.services import api_token_create, user_upsert
+from hub.testing import ApiClient
 
 
 @pytest.fixture
@@ -23,29 +21,6 @@ def make_token(db):
         return api_token_create(user=user, name=name)[1]
 
     return make
-
-
-class ApiClient:
-    """Django's test client with a bearer token and JSON helpers, as the ltm client calls the hub."""
-
-    def __init__(self, token=None):
-        self.client = Client()
-        self.token = token
-
-    def _headers(self, headers):
-        base = {"HTTP_AUTHORIZATION": f"Bearer {self.token}"} if self.token else {}
-        base.update(headers or {})
-        return base
-
-    def get(self, path, **headers):
-        return self.client.get(path, **self._headers(headers))
-
-    def delete(self, path, **headers):
-        return self.client.delete(path, **self._headers(headers))
-
-    def post(self, path, body=None, raw=None, content_type="application/json", **headers):
-        data = raw if raw is not None else (json.dumps(body) if body is not None else "")
-        return self.client.post(path, data=data, content_type=content_type, **self._headers(headers))
 
 
 @pytest.fixture
