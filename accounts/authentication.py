@@ -6,6 +6,7 @@ from rest_framework import authentication, exceptions, permissions
 
 from accounts.models import ApiToken, hash_token
 from accounts.services import api_token_touch
+from accounts.device import oauth_access_token_find
 
 READ = "read"
 WRITE = "write"
@@ -36,9 +37,18 @@ def authenticate_bearer(plaintext: str):
         .first()
     )
     if token is None:
-        return None
+        return _authenticate_oauth(plaintext)
     api_token_touch(token)
     return token.user, BearerCredential(kind="api", token=token)
+
+
+def _authenticate_oauth(plaintext: str):
+    """An OAuth access token from the device flow, looked up by its checksum (only the checksum
+    is stored), with the scopes it was granted."""
+    token = oauth_access_token_find(plaintext)
+    if token is None:
+        return None
+    return token.user, BearerCredential(kind="oauth", scopes=frozenset(token.scope.split()), token=token)
 
 
 class BearerAuthentication(authentication.BaseAuthentication):

@@ -82,3 +82,14 @@ def new_page(browser):
 @pytest.fixture
 def page(new_page):
     return new_page()
+
+
+@pytest.fixture(autouse=True)
+def _ltm_cli_application(request):
+    """live_server tests flush the database after each test, and with it the `ltm-cli` OAuth
+    client the migrations made; put it back so `ltm auth` works in every browser test."""
+    if "live_server" in request.fixturenames:
+        request.getfixturevalue("transactional_db")
+        from accounts.tests.device_flow import ensure_cli_application
+
+        ensure_cli_application()

@@ -1,0 +1,20 @@
+"""Periodic housekeeping of the device flow (scheduled in settings.CELERY_BEAT_SCHEDULE)."""
+
+import logging
+
+from celery import shared_task
+from oauth2_provider.models import clear_expired
+
+from accounts.device import device_grants_purge
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task
+def purge_expired_oauth() -> int:
+    """Delete expired device grants, then the toolkit's expired tokens and grants. Returns the
+    number of device grants deleted."""
+    grants = device_grants_purge()
+    clear_expired()
+    logger.info("purged %s expired device grants", grants)
+    return grants

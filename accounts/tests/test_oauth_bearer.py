@@ -1,0 +1,134 @@
+"""OAuth access tokens from the device flow as bearers on /v1, beside personal API tokens; the
+devices list and revocation the dashboard uses; the purge task."""
+
+from datetime import timedelta
+from unittest import mock
+
+import pytest
+from django.utils import timezone
+from oauth2_provider.models import get_access_token_model, get_device_grant_model
+
+from accounts import device
+from accounts.tasks import purge_expired_oauth
+from accounts.tests.device_flow import Bearer, authorize_device, grant_of, poll
+from hub.errors import NotFound
+from packets.tests.factories import packet_v02
+
+pytestmark = pytest.mark.django_db
+
+
+def device_token(client, user, scope="read write") -> str:
+    """A token through the whole device flow, approved by `user`."""
+    started = authorize_device(client, scope=scope).json()
+    code = grant_of(started["device_code"]).user_code
+    device.device_grant_decide(user=user, address="127.0.0.1", raw_code=code, approve=True)
+    response = poll(client, started["device_code"])
+    assert response.status_code == 200, response.content
+    return response.json()["access_token"]
+
+
+def test_oauth_token_reads_and_writes_packets(client, alice):
+    api = Bearer(device_token(client, alice))
+    packet = packet_v02()
+    assert api.post("/v1/packets", packet).status_code == 201
+    listed = api.get("/v1/packets")
+    assert listed.status_code == 200
+    assert [item["id"] for item in listed.json()["packets"]] == [packet["id"]]
+    assert api.delete(f"/v1/packets/{packet['id']}").status_code == 204
+
+
+def test_read_only_token_gets_403_on_writes(client, alice, api_as):
+    packet = packet_v02()
+    assert api_as(alice).post("/v1/packets", packet).status_code == 201
+    reader = Bearer(device_token(client, alice, scope="read"))
+    assert reader.get("/v1/packets").status_code == 200
+    refused = reader.post("/v1/packets", packet_v02())
+    assert refused.status_code == 403
+    assert "write" in refused.json()["error"]
+    assert reader.delete(f"/v1/packets/{packet['id']}").status_code == 403
+
+
+def test_unknown_and_expired_oauth_tokens_are_invalid(client, alice):
+    token = device_token(client, alice)
+    get_access_token_model().objects.update(expires=timezone.now() - timedelta(seconds=1))
+    response = Bearer(token).get("/v1/packets")
+    assert response.status_code == 401
+    assert response.json() == {"error": "invalid token"}
+    assert Bearer("ltm_not-a-token").get("/v1/packets").status_code == 401
+
+
+def test_use_is_recorded_at_most_once_a_minute(client, alice):
+    api = Bearer(device_token(client, alice))
+    stored = get_access_token_model().objects.get()
+    start = stored.updated + timedelta(minutes=5)
+    with mock.patch("django.utils.timezone.now", return_value=start):
+        api.get("/v1/packets")
+    assert get_access_token_model().objects.get().updated == start
+    with mock.patch("django.utils.timezone.now", return_value=start + timedelta(seconds=30)):
+        api.get("/v1/packets")
+    assert get_access_token_model().objects.get().updated == start
+    later = start + timedelta(minutes=1, seconds=1)
+    with mock.patch("django.utils.timezone.now", return_value=later):
+        api.get("/v1/packets")
+    assert get_access_token_model().objects.get().updated == later
+
+
+def test_devices_for_user_lists_only_the_viewers_live_tokens(client, alice, bob):
+    device_token(client, alice)
+    device_token(client, bob)
+    devices = device.devices_for_user(viewer=alice)
+    assert len(devices) == 1
+    listed = devices[0]
+    token = get_access_token_model().objects.get(user=alice)
+    assert listed.id == str(token.pk)
+    assert listed.application_name == "ltm command-line client"
+    assert listed.scopes == ("read", "write")
+    assert listed.last_used == token.updated and listed.expires == token.expires
+
+    get_access_token_model().objects.filter(user=alice).update(expires=timezone.now() - timedelta(seconds=1))
+    assert device.devices_for_user(viewer=alice) == []
+
+
+def test_device_revoke_takes_effect_at_once_and_hides_others_devices(client, alice, bob):
+    api = Bearer(device_token(client, alice))
+    assert api.get("/v1/packets").status_code == 200
+    alices = device.devices_for_user(viewer=alice)[0]
+
+    with pytest.raises(NotFound):
+        device.device_revoke(user=bob, device_id=alices.id)
+    with pytest.raises(NotFound):
+        device.device_revoke(user=alice, device_id="not-an-id")
+    assert api.get("/v1/packets").status_code == 200
+
+    device.device_revoke(user=alice, device_id=alices.id)
+    assert api.get("/v1/packets").status_code == 401
+    assert device.devices_for_user(viewer=alice) == []
+    with pytest.raises(NotFound):
+        device.device_revoke(user=alice, device_id=alices.id)
+
+
+def test_purge_task_deletes_expired_grants_and_tokens_only(client, alice):
+    live_token = device_token(client, alice)
+    dead_token = device_token(client, alice)
+    live_grant = authorize_device(client).json()["device_code"]
+    dead_grant = authorize_device(client).json()["device_code"]
+    now = timezone.now()
+    get_device_grant_model().objects.exclude(device_code=live_grant).update(expires=now - timedelta(minutes=1))
+    tokens = get_access_token_model().objects
+    dead = Bearer(dead_token)
+    dead_id = tokens.order_by("-created").first().pk
+    tokens.filter(pk=dead_id).update(expires=now - timedelta(minutes=1))
+
+    deleted = purge_expired_oauth()
+
+    assert deleted == 3  # the two redeemed grants and the dead pending one
+    assert list(get_device_grant_model().objects.values_list("device_code", flat=True)) == [live_grant]
+    assert not get_device_grant_model().objects.filter(device_code=dead_grant).exists()
+    assert tokens.count() == 1 and not tokens.filter(pk=dead_id).exists()
+    assert Bearer(live_token).get("/v1/packets").status_code == 200
+    assert dead.get("/v1/packets").status_code == 401
+
+
+def test_purge_task_is_scheduled(settings):
+    schedule = settings.CELERY_BEAT_SCHEDULE.values()
+    assert any(entry["task"] == "accounts.tasks.purge_expired_oauth" for entry in schedule)
