@@ -56,3 +56,9 @@ def _clear_cache():
 
     cache.clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """Full-strength password hashing costs about a second per sign-up; tests don't need it."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

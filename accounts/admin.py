@@ -8,6 +8,13 @@ from accounts.models import ApiToken, User
 class HubUserAdmin(UserAdmin):
     list_display = ("username", "email", "display", "is_active", "is_staff", "date_joined")
     fieldsets = UserAdmin.fieldsets + (("ltm", {"fields": ("display",)}),)
+    actions = ["deactivate"]
+
+    @admin.action(description="Deactivate the selected users (they can no longer sign in or use tokens)")
+    def deactivate(self, request, queryset):
+        # is_active=False: the session backend refuses them and the bearer check skips their tokens.
+        count = queryset.exclude(pk=request.user.pk).update(is_active=False)
+        self.message_user(request, f"{count} user(s) deactivated.")
 
 
 @admin.register(ApiToken)

@@ -4,10 +4,11 @@ import secrets
 from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from accounts.models import ApiToken, User, hash_token
-from hub.errors import BadRequest, NotFound
+from hub.errors import BadRequest, Conflict, NotFound
 
 # Refresh last_used_at at most this often, so reads don't write on every request.
 LAST_USED_RESOLUTION = timedelta(minutes=1)
@@ -66,3 +67,35 @@ def api_token_touch(token: ApiToken) -> None:
     if token.last_used_at is None or now - token.last_used_at >= LAST_USED_RESOLUTION:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
         token.last_used_at = now
+
+
+@transaction.atomic
+def user_update_display(*, user: User, display: str) -> User:
+    """Set the name teams see; empty falls back to the username."""
+    display = (display or "").strip()
+    if len(display) > 80:
+        raise BadRequest("a display name is at most 80 characters")
+    user.display = display
+    user.save(update_fields=["display"])
+    return user
+
+
+@transaction.atomic
+def user_delete(*, user: User) -> None:
+    """Delete the account and its personal packets.
+
+    Teams the user owns must be transferred or deleted first (Conflict otherwise). Packets the
+    user created in teams stay with their team: the team's owner becomes their owner of record,
+    so leaving the hub does not take shared knowledge away from the team.
+    """
+    from packets.models import Packet
+    from teams.models import Team
+
+    owned = list(Team.objects.filter(owner=user).order_by("name").values_list("name", flat=True))
+    if owned:
+        raise Conflict(
+            "transfer or delete the teams you own before deleting your account: " + ", ".join(owned)
+        )
+    team_owner = Team.objects.filter(pk=OuterRef("team_id")).values("owner_id")[:1]
+    Packet.objects.filter(owner=user, team__isnull=False).update(owner_id=Subquery(team_owner))
+    user.delete()

@@ -1,3 +1,13 @@
-from django.urls import path  # noqa: F401
+"""Dashboard pages of the signed-in person (mounted at the site root)."""
 
-urlpatterns = []
+from django.urls import path
+
+from accounts import views
+
+urlpatterns = [
+    path("tokens", views.tokens, name="tokens"),
+    path("tokens/<str:token_id>/revoke", views.token_revoke, name="token-revoke"),
+    path("devices/<str:device_id>/revoke", views.device_revoke_view, name="device-revoke"),
+    path("account", views.account, name="account"),
+    path("account/delete", views.account_delete, name="account-delete"),
+]

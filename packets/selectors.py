@@ -4,6 +4,7 @@ from django.db.models import Q
 
 from hub.errors import NotFound
 from packets.models import Packet
+from teams.selectors import is_member
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 500
@@ -33,7 +34,84 @@ def packet_list(*, viewer, team=None, limit: int = DEFAULT_LIMIT):
 
 
 def packet_get(*, viewer, packet_id: str) -> Packet:
-    packet = packets_visible_to(viewer).filter(pk=packet_id).first()
+    """The packet if the viewer may read it: their personal packet, or one of a team of theirs."""
+    packet = Packet.objects.filter(pk=packet_id).first()
+    if packet is not None:
+        if packet.team_id is None and packet.owner_id == viewer.pk:
+            return packet
+        if packet.team_id is not None and is_member(user=viewer, team_id=packet.team_id):
+            return packet
+    raise NotFound("packet not found")
+
+
+def packet_search(
+    *, viewer, personal: bool = False, team_name: str = "", tag: str = "", project: str = "", text: str = ""
+):
+    """The dashboard's list: what the viewer may see, newest first, narrowed by the filters.
+
+    `personal` keeps only the viewer's personal packets; `team_name` only that team's (a team the
+    viewer is not in simply yields nothing). `text` matches goal or next step, ignoring case.
+    """
+    packets = packets_visible_to(viewer).select_related("team", "owner")
+    if personal:
+        packets = packets.filter(team__isnull=True)
+    elif team_name:
+        packets = packets.filter(team__name=team_name)
+    if tag:
+        # Tags are stored space-padded (" a b "), so a whole-word match is a padded substring.
+        packets = packets.filter(tags__contains=f" {tag.strip()} ")
+    if project:
+        packets = packets.filter(project=project.strip())
+    if text:
+        packets = packets.filter(Q(goal__icontains=text.strip()) | Q(next_step__icontains=text.strip()))
+    return packets.order_by("-created_at", "-id")
+
+
+# Public pages (issue 5): the viewer is anyone holding the link, so being published is the scope.
+
+
+def packet_get_published(*, slug: str) -> Packet:
+    packet = Packet.objects.filter(public_slug=slug).first() if slug else None
     if packet is None:
-        raise NotFound("packet not found")
+        raise NotFound("this link is no longer valid")
     return packet
+
+
+def _published_chain_partners(packet: Packet):
+    """Published packets that may appear in `packet`'s chain: the same creator's or the same
+    team's. Naming someone else's packet as parent_id does not attach a stranger's page to it."""
+    same_scope = Q(owner_id=packet.owner_id)
+    if packet.team_id:
+        same_scope |= Q(team_id=packet.team_id)
+    return Packet.objects.filter(same_scope, public_slug__isnull=False)
+
+
+def packet_published_parent(*, packet: Packet) -> Packet | None:
+    if not packet.parent_id:
+        return None
+    return _published_chain_partners(packet).filter(pk=packet.parent_id).first()
+
+
+def packet_published_children(*, packet: Packet) -> list[Packet]:
+    """Published packets that continue `packet`, oldest first."""
+    children = _published_chain_partners(packet).filter(parent_id=packet.pk)
+    return list(children.order_by("created_at", "id").only("id", "goal", "public_slug", "created_at"))
+
+
+# The dashboard's packet page (issue 6).
+
+
+def packet_viewer_rights(*, viewer, packet: Packet) -> dict:
+    """Which buttons the viewer gets on a packet's page. The services enforce the same rules:
+    delete and publish for the creator or the team's owner; move for the creator only."""
+    is_creator = packet.owner_id == viewer.pk
+    owns_team = packet.team is not None and packet.team.owner_id == viewer.pk
+    return {"change": is_creator or owns_team, "move": is_creator}
+
+
+def packet_visible_chain(*, viewer, packet: Packet) -> tuple[Packet | None, list[Packet]]:
+    """The packet's parent and children among the packets the viewer may see."""
+    visible = packets_visible_to(viewer).only("id", "goal", "created_at")
+    parent = visible.filter(pk=packet.parent_id).first() if packet.parent_id else None
+    children = list(visible.filter(parent_id=packet.pk).order_by("created_at", "id"))
+    return parent, children

@@ -1,6 +1,9 @@
 """Changes to packets; each function is one transaction."""
 
+import secrets
+
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from hub.errors import Conflict, Forbidden, NotFound
 from ltm.packet import canonical_json, parse_timestamp
@@ -70,3 +73,50 @@ def _packet_for_change(*, user, packet_id: str) -> Packet:
 @transaction.atomic
 def packet_delete(*, user, packet_id: str) -> None:
     _packet_for_change(user=user, packet_id=packet_id).delete()
+
+
+@transaction.atomic
+def packet_move(*, user, packet_id: str, team) -> Packet:
+    """Move a packet between the creator's personal scope and one of the creator's teams
+    (`team=None`: personal). Scope is metadata: the packet's JSON is not touched."""
+    packet = Packet.objects.select_for_update(of=("self",)).filter(pk=packet_id).first()
+    if packet is None:
+        raise NotFound("packet not found")
+    if packet.owner_id != user.pk:
+        if packets_visible_to(user).filter(pk=packet_id).exists():
+            raise Forbidden("only the packet's creator can move it")
+        raise NotFound("packet not found")
+    if team is not None and not team.memberships.filter(user=user).exists():
+        raise NotFound("team not found")
+    packet.team = team
+    packet.save(update_fields=["team"])
+    return packet
+
+
+def _new_public_slug() -> str:
+    """24 URL-safe characters (144 random bits): the page's URL cannot be guessed."""
+    return secrets.token_urlsafe(18)
+
+
+@transaction.atomic
+def packet_publish(*, user, packet_id: str) -> Packet:
+    """Give the packet a public page (same rights as delete). Publishing a published packet
+    keeps its slug, so the URL already shared stays the same."""
+    packet = _packet_for_change(user=user, packet_id=packet_id)
+    if packet.public_slug is None:
+        packet.public_slug = _new_public_slug()
+        packet.published_at = timezone.now()
+        packet.save(update_fields=["public_slug", "published_at"])
+    return packet
+
+
+@transaction.atomic
+def packet_unpublish(*, user, packet_id: str) -> Packet:
+    """Take the public page down. The slug is forgotten: a later publish mints a new URL and
+    the old one, wherever it leaked, stays dead."""
+    packet = _packet_for_change(user=user, packet_id=packet_id)
+    if packet.public_slug is not None:
+        packet.public_slug = None
+        packet.published_at = None
+        packet.save(update_fields=["public_slug", "published_at"])
+    return packet

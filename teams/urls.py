@@ -1,3 +1,16 @@
-from django.urls import path  # noqa: F401
+"""Dashboard pages for teams, mounted at the site root."""
 
-urlpatterns = []
+from django.urls import path
+
+from teams import views
+
+urlpatterns = [
+    path("teams", views.team_list, name="team-list"),
+    path("teams/<str:name>", views.team_detail, name="team-detail"),
+    path("teams/<str:name>/invites", views.invite_create, name="team-invite-create"),
+    path("teams/<str:name>/invites/<str:invite_id>/revoke", views.invite_revoke, name="team-invite-revoke"),
+    path("teams/<str:name>/members/<str:user_id>/remove", views.member_remove, name="team-member-remove"),
+    path("teams/<str:name>/transfer", views.team_transfer, name="team-transfer"),
+    path("teams/<str:name>/leave", views.team_leave, name="team-leave"),
+    path("teams/<str:name>/delete", views.team_delete, name="team-delete"),
+]

@@ -1,0 +1,227 @@
+"""The dashboard's pages about the person: tokens and devices, the account, and the admin's
+deactivate action."""
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+from oauth2_provider.models import get_access_token_model, get_application_model
+
+from accounts.models import ApiToken, User
+from accounts.services import api_token_create
+from packets.models import Packet
+from packets.services import packet_push
+from packets.tests.factories import packet_v02
+from teams.models import Membership
+from teams.services import team_create
+
+
+def api_list(token):
+    """GET /v1/packets with a bearer token, as the ltm client sends it."""
+    return Client().get("/v1/packets", HTTP_AUTHORIZATION=f"Bearer {token}")
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+# Navigation
+
+
+def test_signed_in_pages_show_the_navigation(alice):
+    body = signed_in(alice).get("/tokens").content.decode()
+    for link in ('href="/"', 'href="/teams"', 'href="/tokens"', 'href="/account"'):
+        assert link in body
+    assert 'href="/admin/"' not in body
+
+
+def test_staff_see_the_admin_link(alice):
+    alice.is_staff = True
+    alice.save()
+    assert 'href="/admin/"' in signed_in(alice).get("/").content.decode()
+
+
+@pytest.mark.parametrize("path", ["/tokens", "/account"])
+def test_pages_need_a_signed_in_person(client, path):
+    response = client.get(path)
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+
+
+# Tokens
+
+
+def test_tokens_page_without_tokens_or_devices_says_how_to_sign_a_client_in(alice):
+    body = signed_in(alice).get("/tokens").content.decode()
+    assert "No device is signed in yet." in body
+    assert "ltm auth http://testserver" in body
+    assert "No tokens yet." in body
+
+
+def test_create_a_token_shown_once_and_it_works_on_the_api(alice):
+    client = signed_in(alice)
+
+    response = client.post("/tokens", {"name": "ci"})
+    assert response.status_code == 302
+    first = client.get("/tokens")
+    again = client.get("/tokens")
+
+    plaintext = first.context["new_token"]["plaintext"]
+    assert plaintext.startswith("ltm_")
+    assert plaintext in first.content.decode()
+    assert plaintext not in again.content.decode()
+    assert ApiToken.objects.get(user=alice).name == "ci"
+    assert api_list(plaintext).status_code == 200
+
+
+def test_a_token_needs_a_name(alice):
+    response = signed_in(alice).post("/tokens", {"name": "  "})
+    assert response.status_code == 400
+    assert not ApiToken.objects.filter(user=alice).exists()
+
+
+def test_tokens_page_lists_only_ones_own_tokens(alice, bob):
+    api_token_create(user=alice, name="alice-laptop")
+    api_token_create(user=bob, name="bob-laptop")
+    body = signed_in(alice).get("/tokens").content.decode()
+    assert "alice-laptop" in body and "bob-laptop" not in body
+
+
+def test_revoke_a_token_after_confirming_and_the_api_refuses_it_at_once(alice):
+    token, plaintext = api_token_create(user=alice, name="laptop")
+    client = signed_in(alice)
+
+    asked = client.post(f"/tokens/{token.pk}/revoke")
+    assert b"Revoke this token?" in asked.content
+    assert api_list(plaintext).status_code == 200
+
+    client.post(f"/tokens/{token.pk}/revoke", {"confirmed": "yes"})
+
+    response = api_list(plaintext)
+    assert response.status_code == 401
+    assert response.json() == {"error": "invalid token"}
+
+
+def test_revoking_someone_elses_token_is_404(alice, bob):
+    token, plaintext = api_token_create(user=bob, name="laptop")
+    response = signed_in(alice).post(f"/tokens/{token.pk}/revoke", {"confirmed": "yes"})
+    assert response.status_code == 404
+    assert api_list(plaintext).status_code == 200
+
+
+# Devices
+
+
+def device_token(user, token="device-token-value"):
+    application = get_application_model().objects.get(client_id="ltm-cli")
+    return get_access_token_model().objects.create(
+        user=user, application=application, token=token, scope="read write",
+        expires=timezone.now() + timedelta(days=30),
+    )
+
+
+def test_devices_are_listed_and_revoked(alice):
+    device = device_token(alice)
+    client = signed_in(alice)
+
+    body = client.get("/tokens").content.decode()
+    assert f"/devices/{device.pk}/revoke" in body
+
+    client.post(f"/devices/{device.pk}/revoke", {"confirmed": "yes"})
+    assert f"/devices/{device.pk}/revoke" not in client.get("/tokens").content.decode()
+
+
+def test_revoking_someone_elses_device_is_404(alice, bob):
+    device = device_token(bob)
+    assert signed_in(alice).post(f"/devices/{device.pk}/revoke", {"confirmed": "yes"}).status_code == 404
+    assert get_access_token_model().objects.filter(pk=device.pk).exists()
+
+
+# Account
+
+
+def test_account_page_shows_email_password_and_display_name(alice):
+    body = signed_in(alice).get("/account").content.decode()
+    assert alice.email in body
+    assert 'href="/accounts/email/"' in body
+    assert 'href="/accounts/password/change/"' in body
+    assert 'name="display"' in body
+
+
+def test_change_the_display_name(alice):
+    response = signed_in(alice).post("/account", {"display": "  Alice Liddell "})
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.display == "Alice Liddell"
+
+
+def test_display_name_is_at_most_80_characters(alice):
+    response = signed_in(alice).post("/account", {"display": "x" * 81})
+    assert response.status_code == 400
+    alice.refresh_from_db()
+    assert alice.display == ""
+
+
+def test_account_deletion_is_blocked_while_owning_teams_and_the_page_lists_them(alice):
+    team_create(owner=alice, name="core")
+    client = signed_in(alice)
+
+    page = client.get("/account").content.decode()
+    assert "Transfer it to another member or delete it first" in page
+    assert 'href="/teams/core"' in page
+
+    response = client.post("/account/delete", {"confirmed": "yes"}, follow=True)
+    assert User.objects.filter(pk=alice.pk).exists()
+    assert "transfer or delete the teams you own" in response.content.decode()
+
+
+def test_delete_the_account_takes_personal_packets_and_leaves_team_packets_with_the_team(alice, bob):
+    team = team_create(owner=bob, name="core")
+    Membership.objects.create(team=team, user=alice, role=Membership.MEMBER)
+    personal, _ = packet_push(user=alice, packet=packet_v02())
+    shared, _ = packet_push(user=alice, packet=packet_v02(), team=team)
+    client = signed_in(alice)
+
+    asked = client.post("/account/delete")
+    assert b"Delete your account?" in asked.content
+    assert User.objects.filter(pk=alice.pk).exists()
+
+    response = client.post("/account/delete", {"confirmed": "yes"})
+
+    assert response.status_code == 302 and response["Location"] == "/"
+    assert not User.objects.filter(pk=alice.pk).exists()
+    assert not Packet.objects.filter(pk=personal.pk).exists()
+    assert Packet.objects.get(pk=shared.pk).owner == bob
+    assert client.get("/tokens").status_code == 302  # signed out
+
+
+# The site admin
+
+
+def test_admin_deactivate_action_stops_sign_in_and_tokens(alice, bob, make_token):
+    alice.is_staff = alice.is_superuser = True
+    alice.save()
+    plaintext = make_token(bob)
+
+    response = signed_in(alice).post(
+        "/admin/accounts/user/", {"action": "deactivate", "_selected_action": [bob.pk, alice.pk]}
+    )
+
+    assert response.status_code == 302
+    bob.refresh_from_db()
+    alice.refresh_from_db()
+    assert not bob.is_active
+    assert alice.is_active, "an admin cannot lock themselves out by selecting everyone"
+    assert api_list(plaintext).status_code == 401
+    assert not Client().login(username="bob", password="correct-horse-battery")
+
+
+def test_admin_lists_teams_packets_and_invites(alice):
+    alice.is_staff = alice.is_superuser = True
+    alice.save()
+    client = signed_in(alice)
+    for path in ("/admin/teams/team/", "/admin/teams/membership/", "/admin/teams/invite/",
+                 "/admin/packets/packet/", "/admin/accounts/user/", "/admin/accounts/apitoken/"):
+        assert client.get(path).status_code == 200, path

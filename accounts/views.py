@@ -1,0 +1,119 @@
+"""Dashboard pages about the signed-in person: tokens and devices, and the account."""
+
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from accounts import services
+from accounts.dashboard import confirmation_page, show_service_error
+from accounts.device import device_revoke, devices_for_user
+from accounts.forms import DisplayNameForm, TokenCreateForm
+from hub.errors import HubError
+from hub.links import external_url
+from teams.models import Team
+
+# The plaintext of a token just created waits here for the next page view, then is gone.
+NEW_TOKEN_SESSION_KEY = "dashboard_new_token"
+
+
+@login_required
+def tokens(request):
+    """Personal API tokens and the devices signed in through `ltm auth`."""
+    form = TokenCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            token, plaintext = services.api_token_create(user=request.user, name=form.cleaned_data["name"])
+        except HubError as exc:
+            form.add_error("name", exc.message)
+        else:
+            request.session[NEW_TOKEN_SESSION_KEY] = {"name": token.name, "plaintext": plaintext}
+            messages.success(request, f"Token “{token.name}” created. Copy it now: it is shown only once.")
+            return redirect("tokens")
+    context = {
+        "form": form,
+        "new_token": request.session.pop(NEW_TOKEN_SESSION_KEY, None) if request.method == "GET" else None,
+        "api_tokens": request.user.api_tokens.all(),
+        "devices": devices_for_user(viewer=request.user),
+        "hub_url": external_url(request, "/").rstrip("/"),
+    }
+    return render(request, "accounts/tokens.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def token_revoke(request, token_id):
+    token = request.user.api_tokens.filter(pk=token_id).first()
+    name = token.name if token else "this token"
+    page = confirmation_page(
+        request, title="Revoke this token?", button="Revoke token", cancel_url=reverse("tokens"),
+        message=f"“{name}” stops working at once; any client using it has to sign in again.",
+    )
+    if page:
+        return page
+    try:
+        services.api_token_revoke(user=request.user, token_id=token_id)
+    except HubError as exc:
+        show_service_error(request, exc)
+    else:
+        messages.success(request, f"Token “{name}” revoked.")
+    return redirect("tokens")
+
+
+@login_required
+@require_POST
+def device_revoke_view(request, device_id):
+    page = confirmation_page(
+        request, title="Sign this device out?", button="Revoke device", cancel_url=reverse("tokens"),
+        message="The ltm client on that device stops working until it runs `ltm auth` again.",
+    )
+    if page:
+        return page
+    try:
+        device_revoke(user=request.user, device_id=device_id)
+    except HubError as exc:
+        show_service_error(request, exc)
+    else:
+        messages.success(request, "Device signed out.")
+    return redirect("tokens")
+
+
+@login_required
+def account(request):
+    """Email, password, display name and account deletion."""
+    form = DisplayNameForm(request.POST or None, initial={"display": request.user.display})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.user_update_display(user=request.user, display=form.cleaned_data["display"])
+        except HubError as exc:
+            form.add_error("display", exc.message)
+        else:
+            messages.success(request, "Display name saved.")
+            return redirect("account")
+    context = {
+        "form": form,
+        "owned_teams": Team.objects.filter(owner=request.user).order_by("name"),
+    }
+    return render(request, "accounts/account.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def account_delete(request):
+    page = confirmation_page(
+        request, title="Delete your account?", button="Delete my account", cancel_url=reverse("account"),
+        message="Your account, your tokens and your personal packets are deleted for good. "
+        "Packets you pushed to teams stay with those teams.",
+    )
+    if page:
+        return page
+    try:
+        services.user_delete(user=request.user)
+    except HubError as exc:
+        show_service_error(request, exc)
+        return redirect("account")
+    logout(request)
+    messages.success(request, "Your account has been deleted.")
+    return redirect("home")

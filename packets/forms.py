@@ -1,0 +1,38 @@
+from django import forms
+
+PERSONAL = "personal"
+TEAM_PREFIX = "team:"
+
+
+class PacketFilterForm(forms.Form):
+    """The packet list's filters, read from the query string. `scope` is "" (everything),
+    "personal", or "team:<name>" (team names can be any valid name, "personal" included)."""
+
+    q = forms.CharField(required=False, max_length=200, label="Search",
+                        widget=forms.TextInput(attrs={"type": "search", "placeholder": "Search goal and next step"}))
+    scope = forms.ChoiceField(required=False, label="Scope")
+    tag = forms.CharField(required=False, max_length=100, label="Tag")
+    project = forms.CharField(required=False, max_length=128, label="Project")
+
+    def __init__(self, *args, teams=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["scope"].choices = [("", "All packets"), (PERSONAL, "Personal")] + [
+            (TEAM_PREFIX + team.name, f"Team {team.name}") for team in teams
+        ]
+
+    def search_arguments(self) -> dict:
+        """Keyword arguments for packets.selectors.packet_search (nothing for an invalid form)."""
+        if not self.is_valid():
+            return {}
+        scope = self.cleaned_data["scope"]
+        return {
+            "personal": scope == PERSONAL,
+            "team_name": scope.removeprefix(TEAM_PREFIX) if scope.startswith(TEAM_PREFIX) else "",
+            "tag": self.cleaned_data["tag"],
+            "project": self.cleaned_data["project"],
+            "text": self.cleaned_data["q"],
+        }
+
+    def is_filtered(self) -> bool:
+        return bool(self.is_valid() and any(self.cleaned_data.values()))
+

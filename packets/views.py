@@ -1,0 +1,171 @@
+"""Dashboard pages for packets: the list (the signed-in home page) and a packet's page."""
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from accounts.dashboard import confirmation_page, show_service_error
+from hub.errors import HubError, NotFound
+from hub.links import external_url
+from ltm.resume import render_resume
+from packets import selectors, services
+from packets.forms import PERSONAL, TEAM_PREFIX, PacketFilterForm
+from packets.public_views import public_url
+from teams.selectors import team_get_for_member, teams_for_user
+
+PAGE_SIZE = 20
+
+
+def hub_url(request) -> str:
+    """This hub's base URL, as `ltm auth <url>` should name it."""
+    return external_url(request, "/").rstrip("/")
+
+
+def home(request):
+    """Signed in: the person's packets. Signed out: what the hub is and how to connect to it."""
+    if not request.user.is_authenticated:
+        return render(request, "home.html", {"hub_url": hub_url(request)})
+    teams = list(teams_for_user(viewer=request.user))
+    form = PacketFilterForm(request.GET or None, teams=teams)
+    packets = selectors.packet_search(viewer=request.user, **form.search_arguments())
+    page = Paginator(packets, PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {
+        "form": form,
+        "page": page,
+        "filtered": form.is_filtered(),
+        "teams": teams,
+        "hub_url": hub_url(request),
+    }
+    return render(request, "packets/list.html", context)
+
+
+def _visible_packet(request, packet_id):
+    """The packet if the viewer may see it; a 404 page otherwise, whoever's it is."""
+    try:
+        return selectors.packet_get(viewer=request.user, packet_id=packet_id)
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+
+
+@login_required
+def packet_detail(request, packet_id):
+    packet = _visible_packet(request, packet_id)
+    data = json.loads(packet.body)
+    parent, children = selectors.packet_visible_chain(viewer=request.user, packet=packet)
+    rights = selectors.packet_viewer_rights(viewer=request.user, packet=packet)
+    move_targets = []
+    if rights["move"]:
+        if packet.team_id is not None:
+            move_targets.append((PERSONAL, "Personal"))
+        move_targets += [
+            (TEAM_PREFIX + team.name, f"Team {team.name}")
+            for team in teams_for_user(viewer=request.user)
+            if team.pk != packet.team_id
+        ]
+    context = {
+        "record": packet,
+        "packet": data,
+        "chain": {
+            "parent": _chain_link(parent) if parent else None,
+            "children": [_chain_link(child) for child in children],
+        },
+        "resume_text": render_resume(data),
+        "json_text": packet.body,
+        "rights": rights,
+        "move_targets": move_targets,
+        "public_url": public_url(request, packet) if packet.public_slug else "",
+    }
+    return render(request, "packets/detail.html", context)
+
+
+def _chain_link(packet) -> dict:
+    return {"id": packet.id, "goal": packet.goal, "url": reverse("packet-detail", args=[packet.id])}
+
+
+@login_required
+def packet_download(request, packet_id):
+    packet = _visible_packet(request, packet_id)
+    response = HttpResponse(packet.body, content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="ltm-{packet.id}.json"'
+    return response
+
+
+@login_required
+@require_POST
+def packet_publish(request, packet_id):
+    try:
+        packet = services.packet_publish(user=request.user, packet_id=packet_id)
+    except HubError as exc:
+        show_service_error(request, exc)
+    else:
+        messages.success(request, f"Published. Anyone with the link can read it: {public_url(request, packet)}")
+    return redirect("packet-detail", packet_id=packet_id)
+
+
+@login_required
+@require_POST
+def packet_unpublish(request, packet_id):
+    page = confirmation_page(
+        request, title="Take the public page down?", button="Unpublish",
+        cancel_url=reverse("packet-detail", args=[packet_id]),
+        message="The public link stops working at once. Publishing again later makes a new link.",
+    )
+    if page:
+        return page
+    try:
+        services.packet_unpublish(user=request.user, packet_id=packet_id)
+    except HubError as exc:
+        show_service_error(request, exc)
+    else:
+        messages.success(request, "Unpublished: the public link no longer works.")
+    return redirect("packet-detail", packet_id=packet_id)
+
+
+@login_required
+@require_POST
+def packet_delete(request, packet_id):
+    page = confirmation_page(
+        request, title="Delete this packet?", button="Delete packet",
+        cancel_url=reverse("packet-detail", args=[packet_id]),
+        message="It is removed from the hub for everyone who can see it, and its public page goes with it.",
+    )
+    if page:
+        return page
+    try:
+        services.packet_delete(user=request.user, packet_id=packet_id)
+    except HubError as exc:
+        show_service_error(request, exc)
+        return redirect("packet-detail", packet_id=packet_id)
+    messages.success(request, "Packet deleted.")
+    return redirect("home")
+
+
+@login_required
+@require_POST
+def packet_move(request, packet_id):
+    """Move to "personal" or "team:<name>" (the choices offered on the packet's page)."""
+    target = request.POST.get("to", "")
+    if target == PERSONAL:
+        team = None
+    elif target.startswith(TEAM_PREFIX):
+        try:
+            team = team_get_for_member(viewer=request.user, name=target.removeprefix(TEAM_PREFIX))
+        except NotFound:
+            messages.error(request, "You are not a member of that team.")
+            return redirect("packet-detail", packet_id=packet_id)
+    else:
+        messages.error(request, "Choose where to move the packet.")
+        return redirect("packet-detail", packet_id=packet_id)
+    try:
+        services.packet_move(user=request.user, packet_id=packet_id, team=team)
+    except HubError as exc:
+        show_service_error(request, exc)
+        return redirect("packet-detail", packet_id=packet_id)
+    messages.success(request, f"Moved to {'your personal packets' if team is None else 'team ' + team.name}.")
+    return redirect("packet-detail", packet_id=packet_id)

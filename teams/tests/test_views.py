@@ -1,0 +1,225 @@
+"""The dashboard's team pages: list and create, a team's page, and every action with its rights."""
+
+import pytest
+from django.test import Client
+
+from packets.models import Packet
+from packets.services import packet_push
+from packets.tests.factories import packet_v02
+from teams.models import Invite, Membership, Team
+from teams.services import invite_create, team_create
+
+
+@pytest.fixture
+def carol(make_user):
+    return make_user("carol")
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def team(alice, bob):
+    """Team "core": alice owns it, bob is a member."""
+    team = team_create(owner=alice, name="core")
+    Membership.objects.create(team=team, user=bob, role=Membership.MEMBER)
+    return team
+
+
+def is_member(user, team) -> bool:
+    return Membership.objects.filter(team=team, user=user).exists()
+
+
+# List and create
+
+
+def test_team_list_shows_the_viewers_teams_only(alice, carol, team):
+    team_create(owner=carol, name="carols-secret-team")
+    body = signed_in(alice).get("/teams").content.decode()
+    assert 'href="/teams/core"' in body
+    assert "carols-secret-team" not in body
+
+
+def test_team_list_without_teams_says_what_to_do(carol):
+    body = signed_in(carol).get("/teams").content.decode()
+    assert "You are not in any team yet." in body
+    assert "Create a team" in body
+
+
+def test_create_a_team_and_land_on_its_page(alice):
+    response = signed_in(alice).post("/teams", {"name": "platform"})
+    assert response.status_code == 302 and response["Location"] == "/teams/platform"
+    team = Team.objects.get(name="platform")
+    assert Membership.objects.get(team=team, user=alice).role == Membership.OWNER
+
+
+@pytest.mark.parametrize(
+    "name, message", [("Bad Name", "a team name is 1 to 40 characters"), ("core", "already taken")]
+)
+def test_create_refuses_bad_or_taken_names_with_the_services_message(alice, team, name, message):
+    response = signed_in(alice).post("/teams", {"name": name})
+    assert response.status_code == 400
+    assert message in response.content.decode()
+
+
+def test_team_pages_need_a_signed_in_person(client, team):
+    assert client.get("/teams/core").status_code == 302
+
+
+# A team's page
+
+
+def test_team_page_lists_members_with_roles_and_pending_invites(alice, bob, team):
+    invite_create(actor=bob, team=team)
+    response = signed_in(alice).get("/teams/core")
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert [m.user.username for m in response.context["members"]] == ["alice", "bob"]
+    assert [m.role for m in response.context["members"]] == ["owner", "member"]
+    assert len(response.context["invites"]) == 1
+    assert "Invite links" in body and "bob" in body
+
+
+@pytest.mark.parametrize("path", [
+    "/teams/core", "/teams/nope",
+])
+def test_a_stranger_gets_404_on_team_pages(carol, team, path):
+    assert signed_in(carol).get(path).status_code == 404
+
+
+@pytest.mark.parametrize("path, data", [
+    ("/teams/core/invites", {}),
+    ("/teams/core/leave", {"confirmed": "yes"}),
+    ("/teams/core/delete", {"confirm_name": "core"}),
+    ("/teams/core/transfer", {"new_owner_id": "x", "confirmed": "yes"}),
+    ("/teams/core/members/x/remove", {"confirmed": "yes"}),
+    ("/teams/core/invites/x/revoke", {"confirmed": "yes"}),
+])
+def test_a_stranger_gets_404_on_team_actions(carol, team, path, data):
+    assert signed_in(carol).post(path, data).status_code == 404
+    assert Team.objects.filter(name="core").exists()
+
+
+def test_owner_sees_owner_actions_and_a_member_sees_leave(alice, bob, team):
+    owner_page = signed_in(alice).get("/teams/core").content.decode()
+    member_page = signed_in(bob).get("/teams/core").content.decode()
+    assert "/teams/core/delete" in owner_page and f"/teams/core/members/{bob.pk}/remove" in owner_page
+    assert "/teams/core/leave" not in owner_page
+    assert "/teams/core/delete" not in member_page and "/remove" not in member_page
+    assert "/teams/core/leave" in member_page
+
+
+# Invites
+
+
+def test_any_member_creates_an_invite_link_shown_once(bob, team):
+    client = signed_in(bob)
+    response = client.post("/teams/core/invites")
+    assert response.status_code == 302
+    invite = Invite.objects.get(team=team)
+
+    first = client.get("/teams/core").content.decode()
+    again = client.get("/teams/core").content.decode()
+
+    assert 'id="invite-url" value="http://testserver/v1/invites/' in first
+    assert "/v1/invites/" not in again
+    assert invite.created_by == bob
+
+
+def test_owner_revokes_an_invite_after_confirming(alice, team):
+    invite, _ = invite_create(actor=alice, team=team)
+    client = signed_in(alice)
+
+    asked = client.post(f"/teams/core/invites/{invite.pk}/revoke")
+    assert b"Revoke this invite link?" in asked.content
+    client.post(f"/teams/core/invites/{invite.pk}/revoke", {"confirmed": "yes"})
+
+    invite.refresh_from_db()
+    assert invite.revoked_at is not None
+
+
+def test_a_member_cannot_revoke_an_invite(alice, bob, team):
+    invite, _ = invite_create(actor=alice, team=team)
+    response = signed_in(bob).post(f"/teams/core/invites/{invite.pk}/revoke", {"confirmed": "yes"}, follow=True)
+    invite.refresh_from_db()
+    assert invite.revoked_at is None
+    assert "only the team owner can do this" in response.content.decode()
+
+
+# Members
+
+
+def test_owner_removes_a_member(alice, bob, team):
+    response = signed_in(alice).post(f"/teams/core/members/{bob.pk}/remove", {"confirmed": "yes"}, follow=True)
+    assert not is_member(bob, team)
+    assert "bob was removed from core." in response.content.decode()
+
+
+def test_removing_asks_for_confirmation_first(alice, bob, team):
+    response = signed_in(alice).post(f"/teams/core/members/{bob.pk}/remove")
+    assert b"Remove bob from core?" in response.content
+    assert is_member(bob, team)
+
+
+def test_a_member_cannot_remove_people(alice, bob, carol, team):
+    Membership.objects.create(team=team, user=carol, role=Membership.MEMBER)
+    response = signed_in(bob).post(f"/teams/core/members/{carol.pk}/remove", {"confirmed": "yes"}, follow=True)
+    assert is_member(carol, team)
+    assert "only the team owner can do this" in response.content.decode()
+
+
+def test_the_owner_cannot_be_removed(alice, team):
+    response = signed_in(alice).post(f"/teams/core/members/{alice.pk}/remove", {"confirmed": "yes"}, follow=True)
+    assert is_member(alice, team)
+    assert "the owner cannot be removed" in response.content.decode()
+
+
+def test_transfer_ownership_to_a_member(alice, bob, team):
+    signed_in(alice).post("/teams/core/transfer", {"new_owner_id": bob.pk, "confirmed": "yes"})
+    team.refresh_from_db()
+    assert team.owner == bob
+    assert Membership.objects.get(team=team, user=alice).role == Membership.MEMBER
+
+
+def test_a_member_cannot_transfer_ownership(alice, bob, team):
+    signed_in(bob).post("/teams/core/transfer", {"new_owner_id": bob.pk, "confirmed": "yes"})
+    team.refresh_from_db()
+    assert team.owner == alice
+
+
+def test_a_member_leaves(bob, team):
+    response = signed_in(bob).post("/teams/core/leave", {"confirmed": "yes"})
+    assert response.status_code == 302 and response["Location"] == "/teams"
+    assert not is_member(bob, team)
+
+
+def test_the_owner_cannot_leave(alice, team):
+    response = signed_in(alice).post("/teams/core/leave", {"confirmed": "yes"}, follow=True)
+    assert is_member(alice, team)
+    assert "the owner cannot leave the team" in response.content.decode()
+
+
+# Delete
+
+
+def test_delete_needs_the_teams_name_typed(alice, team):
+    response = signed_in(alice).post("/teams/core/delete", {"confirm_name": "cor"}, follow=True)
+    assert Team.objects.filter(name="core").exists()
+    assert "Type the team&#x27;s name, core, to delete it." in response.content.decode()
+
+
+def test_owner_deletes_the_team_and_its_packets(alice, team):
+    packet, _ = packet_push(user=alice, packet=packet_v02(), team=team)
+    response = signed_in(alice).post("/teams/core/delete", {"confirm_name": "core"})
+    assert response.status_code == 302 and response["Location"] == "/teams"
+    assert not Team.objects.filter(name="core").exists()
+    assert not Packet.objects.filter(pk=packet.pk).exists()
+
+
+def test_a_member_cannot_delete_the_team(bob, team):
+    response = signed_in(bob).post("/teams/core/delete", {"confirm_name": "core"}, follow=True)
+    assert Team.objects.filter(name="core").exists()
+    assert "only the team owner can do this" in response.content.decode()

@@ -1,0 +1,189 @@
+"""Dashboard pages for teams: the list (and creating one) and a team's page with its actions.
+
+Every rule (who may invite, remove, transfer, delete) is the services'; a stranger gets 404.
+"""
+
+from datetime import datetime
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from accounts.dashboard import confirmation_page, show_service_error
+from hub.errors import HubError, NotFound
+from teams import selectors, services
+from teams.forms import TeamCreateForm
+from teams.models import Membership
+
+# The URL of an invite just created waits here for the team page, shown once, then is gone.
+NEW_INVITE_SESSION_KEY = "dashboard_new_invite"
+
+
+def _team_or_404(request, name):
+    try:
+        return selectors.team_get_for_member(viewer=request.user, name=name)
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+
+
+def _back(team):
+    return redirect("team-detail", name=team.name)
+
+
+@login_required
+def team_list(request):
+    form = TeamCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            team = services.team_create(owner=request.user, name=form.cleaned_data["name"])
+        except HubError as exc:
+            form.add_error("name", exc.message)
+        else:
+            messages.success(request, f"Team {team.name} created. Invite people with a link below.")
+            return _back(team)
+    # One row per membership: the team, the viewer's role in it and when they joined.
+    rows = Membership.objects.filter(user=request.user).select_related("team__owner").order_by("team__name")
+    return render(request, "teams/list.html", {"form": form, "rows": rows}, status=400 if form.errors else 200)
+
+
+@login_required
+def team_detail(request, name):
+    team = _team_or_404(request, name)
+    members = list(selectors.team_members(viewer=request.user, team=team))
+    new_invite = request.session.get(NEW_INVITE_SESSION_KEY)
+    if new_invite and new_invite.get("team") == team.name:
+        del request.session[NEW_INVITE_SESSION_KEY]
+        new_invite["expires_at"] = datetime.fromisoformat(new_invite["expires_at"])
+    else:
+        new_invite = None
+    context = {
+        "team": team,
+        "members": members,
+        "invites": selectors.team_pending_invites(viewer=request.user, team=team),
+        "is_owner": team.owner_id == request.user.pk,
+        "transfer_candidates": [m for m in members if m.role != Membership.OWNER],
+        "new_invite": new_invite,
+    }
+    return render(request, "teams/detail.html", context)
+
+
+@login_required
+@require_POST
+def invite_create(request, name):
+    team = _team_or_404(request, name)
+    try:
+        invite, code = services.invite_create(actor=request.user, team=team)
+    except HubError as exc:
+        show_service_error(request, exc)
+        return _back(team)
+    request.session[NEW_INVITE_SESSION_KEY] = {
+        "team": team.name,
+        "url": selectors.invite_url(request, code),
+        "expires_at": invite.expires_at.isoformat(),
+    }
+    messages.success(request, "Invite link created. Copy it now: it is shown only once.")
+    return _back(team)
+
+
+@login_required
+@require_POST
+def invite_revoke(request, name, invite_id):
+    team = _team_or_404(request, name)
+    page = confirmation_page(
+        request, title="Revoke this invite link?", button="Revoke invite",
+        cancel_url=reverse("team-detail", args=[team.name]),
+        message="Nobody can join with it any more. People who already joined stay in the team.",
+    )
+    if page:
+        return page
+    try:
+        services.invite_revoke(actor=request.user, team=team, invite_id=invite_id)
+    except HubError as exc:
+        show_service_error(request, exc)
+    else:
+        messages.success(request, "Invite revoked.")
+    return _back(team)
+
+
+@login_required
+@require_POST
+def member_remove(request, name, user_id):
+    team = _team_or_404(request, name)
+    member = Membership.objects.filter(team=team, user_id=user_id).select_related("user").first()
+    who = member.user.display_name if member else "this member"
+    page = confirmation_page(
+        request, title=f"Remove {who} from {team.name}?", button="Remove member",
+        cancel_url=reverse("team-detail", args=[team.name]),
+        message="They lose access to the team's packets at once. Packets they pushed stay in the team.",
+    )
+    if page:
+        return page
+    try:
+        services.membership_remove(actor=request.user, team=team, user_id=user_id)
+    except HubError as exc:
+        show_service_error(request, exc)
+    else:
+        messages.success(request, f"{who} was removed from {team.name}.")
+    return _back(team)
+
+
+@login_required
+@require_POST
+def team_transfer(request, name):
+    team = _team_or_404(request, name)
+    new_owner_id = request.POST.get("new_owner_id", "")
+    member = Membership.objects.filter(team=team, user_id=new_owner_id).select_related("user").first()
+    who = member.user.display_name if member else "that member"
+    page = confirmation_page(
+        request, title=f"Make {who} the owner of {team.name}?", button="Transfer ownership", danger=False,
+        cancel_url=reverse("team-detail", args=[team.name]),
+        message="You stay in the team as a member and can no longer remove people or delete the team.",
+    )
+    if page:
+        return page
+    try:
+        services.team_transfer(actor=request.user, team=team, new_owner_id=new_owner_id)
+    except HubError as exc:
+        show_service_error(request, exc)
+    else:
+        messages.success(request, f"{who} now owns {team.name}.")
+    return _back(team)
+
+
+@login_required
+@require_POST
+def team_leave(request, name):
+    team = _team_or_404(request, name)
+    page = confirmation_page(
+        request, title=f"Leave {team.name}?", button="Leave team", cancel_url=reverse("team-detail", args=[team.name]),
+        message="You lose access to the team's packets. To come back you need a new invite link.",
+    )
+    if page:
+        return page
+    try:
+        services.team_leave(user=request.user, team=team)
+    except HubError as exc:
+        show_service_error(request, exc)
+        return _back(team)
+    messages.success(request, f"You left {team.name}.")
+    return redirect("team-list")
+
+
+@login_required
+@require_POST
+def team_delete(request, name):
+    """Deleting a team takes its packets with it, so the owner types the team's name."""
+    team = _team_or_404(request, name)
+    if request.POST.get("confirm_name", "").strip() != team.name:
+        messages.error(request, f"Type the team's name, {team.name}, to delete it.")
+        return _back(team)
+    try:
+        services.team_delete(actor=request.user, team=team)
+    except HubError as exc:
+        show_service_error(request, exc)
+        return _back(team)
+    messages.success(request, f"Team {name} and its packets were deleted.")
+    return redirect("team-list")
