@@ -47,6 +47,10 @@ if LTM_TRUST_PROXY_HEADERS:
     USE_X_FORWARDED_HOST = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# Publish pages: LTM_PUBLISH_NOINDEX=1 asks search engines not to index them (a robots meta tag
+# and an X-Robots-Tag header). Off by default: a published page is meant to be shared.
+LTM_PUBLISH_NOINDEX = env_bool("LTM_PUBLISH_NOINDEX", False)
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -105,6 +109,14 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Several web processes on one SQLite file: WAL lets readers run beside a writer, IMMEDIATE
+    # transactions queue writers (instead of failing with "database is locked" on upgrade).
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Redis, when set, is both the cache (rate limits, shared by every web process) and the Celery
@@ -121,6 +133,11 @@ CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {}
+# Device flow: expired device grants and expired OAuth tokens leave the database every hour.
+CELERY_BEAT_SCHEDULE["purge-expired-oauth"] = {
+    "task": "accounts.tasks.purge_expired_oauth",
+    "schedule": 3600.0,
+}
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
@@ -166,6 +183,50 @@ REST_FRAMEWORK = {
 }
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# Production mail (sign-up verification, password reset): EMAIL_HOST set means SMTP, unless
+# EMAIL_BACKEND names another backend explicitly.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+if EMAIL_HOST and "EMAIL_BACKEND" not in os.environ:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "ltm hub <noreply@localhost>")
+
+# Accounts (django-allauth): sign in with username or email; sign-up asks both. Verification is
+# "optional" by default so that a person who signs up in the middle of `ltm auth` comes straight
+# back to the device page (the verification mail still goes out); "mandatory" is one env away.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "optional")
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_LOGIN_ON_PASSWORD_RESET = True
+# LTM_SIGNUP_OPEN=0 closes sign-up (people then join through team invites or ltm_user).
+LTM_SIGNUP_OPEN = env_bool("LTM_SIGNUP_OPEN", True)
+
+# OAuth (django-oauth-toolkit) for the device flow of the `ltm` client (see accounts/oauth.py).
+# Tokens issued to `ltm-cli` live this long: the client never refreshes, so in practice they last
+# until the person revokes them on the dashboard.
+LTM_CLI_TOKEN_LIFETIME_DAYS = int(os.environ.get("LTM_CLI_TOKEN_LIFETIME_DAYS", "3650"))
+OAUTH2_PROVIDER = {
+    "SCOPES": {
+        "read": "read your packets, teams and team members",
+        "write": "push, delete and publish packets, and create, leave or manage teams",
+    },
+    "DEFAULT_SCOPES": ["read", "write"],
+    "OAUTH_DEVICE_VERIFICATION_URI": "/device",
+    "OAUTH_DEVICE_VERIFICATION_URI_COMPLETE": "/device?user_code={user_code}",
+    "OAUTH2_SERVER_CLASS": "accounts.oauth.HubOAuth2Server",
+    "ACCESS_TOKEN_GENERATOR": "accounts.oauth.access_token_generator",
+    # Only a SHA-256 checksum of each access token is stored (RFC 9700); it needs no grace period.
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "REFRESH_TOKEN_GRACE_PERIOD_SECONDS": 0,
+}
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)

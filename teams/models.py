@@ -1,6 +1,10 @@
+import hashlib
+from datetime import timedelta
+
 from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models
+from django.utils import timezone
 
 from hub.ids import new_id
 
@@ -35,3 +39,43 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in {self.team} ({self.role})"
+
+
+INVITE_LIFETIME = timedelta(days=7)
+
+
+def invite_code_hash(code: str) -> str:
+    return hashlib.sha256(code.encode("utf-8")).hexdigest()
+
+
+class Invite(models.Model):
+    """A single-use link into a team, valid for 7 days after it was minted.
+
+    Only the sha256 of the code is stored: the code is a credential (whoever holds it may join),
+    and looking it up by hash is all the hub ever needs (the accept call and the browser page
+    both arrive with the code). The plaintext is returned once, when the invite is created.
+    """
+
+    id = models.CharField(primary_key=True, max_length=26, default=new_id, editable=False)
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="invites")
+    code_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="invites_created"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="invites_used"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"invite {self.id} to {self.team_id}"
+
+    def is_usable(self, now=None) -> bool:
+        now = now or timezone.now()
+        return self.used_at is None and self.revoked_at is None and now < self.expires_at

@@ -1,0 +1,198 @@
+"""The team endpoints of the wire API (protocol section 3), as the ltm client calls them."""
+
+import pytest
+
+from packets.models import Packet
+from packets.tests.factories import packet_v02
+from teams.models import Membership, Team
+from teams.tests.factories import make_team
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def carol(make_user):
+    return make_user("carol")
+
+
+@pytest.fixture
+def alpha(alice, bob):
+    """alice owns alpha; bob is a member."""
+    return make_team(alice, "alpha", members=[bob])
+
+
+# Create and list
+
+
+def test_create_answers_201_with_string_ids_and_makes_the_creator_owner(api_as, alice):
+    response = api_as(alice).post("/v1/teams", {"name": "alpha"})
+    assert response.status_code == 201
+    team = Team.objects.get(name="alpha")
+    assert response.json() == {"team": {"id": team.id, "name": "alpha", "owner_id": alice.id}}
+    assert isinstance(response.json()["team"]["id"], str)
+    assert Membership.objects.get(team=team, user=alice).role == "owner"
+
+
+@pytest.mark.parametrize(
+    "name", ["", "Alpha", "-alpha", "_alpha", "al pha", "al.pha", "a" * 41, "ça", 7, None, ["alpha"]]
+)
+def test_create_refuses_a_bad_name_with_400(api_as, alice, name):
+    response = api_as(alice).post("/v1/teams", {"name": name})
+    assert response.status_code == 400
+    assert "team name" in response.json()["error"]
+    assert not Team.objects.exists()
+
+
+@pytest.mark.parametrize("name", ["a", "0team", "a-b_c", "a" * 40])
+def test_create_accepts_every_name_the_pattern_allows(api_as, alice, name):
+    assert api_as(alice).post("/v1/teams", {"name": name}).status_code == 201
+
+
+def test_create_without_a_json_object_is_400(api_as, alice):
+    api = api_as(alice)
+    assert api.post("/v1/teams", raw="{not json").status_code == 400
+    assert api.post("/v1/teams", ["alpha"]).status_code == 400
+    assert api.post("/v1/teams", {}).status_code == 400
+
+
+def test_a_taken_name_is_409(api_as, alice, bob, alpha):
+    response = api_as(bob).post("/v1/teams", {"name": "alpha"})
+    assert response.status_code == 409
+    assert response.json() == {"error": "team name 'alpha' is already taken"}
+
+
+def test_team_endpoints_need_a_bearer(anon_api):
+    response = anon_api.get("/v1/teams")
+    assert response.status_code == 401
+    assert response.json() == {"error": "missing bearer token"}
+
+
+def test_list_shows_only_the_callers_teams(api_as, alice, bob, carol, alpha):
+    make_team(carol, "carols")
+    body = api_as(bob).get("/v1/teams").json()
+    assert body == {
+        "teams": [
+            {
+                "id": alpha.id,
+                "name": "alpha",
+                "owner_id": alice.id,
+                "created_at": alpha.created_at.isoformat().replace("+00:00", "Z"),
+            }
+        ]
+    }
+    assert body["teams"][0]["created_at"].endswith("Z")
+    assert api_as(carol).get("/v1/teams").json()["teams"][0]["name"] == "carols"
+
+
+# Members
+
+
+def test_members_lists_role_display_and_joined_at(api_as, alice, bob, alpha):
+    bob.display = "Bob B."
+    bob.save()
+    members = api_as(bob).get("/v1/teams/alpha/members").json()["members"]
+    assert [(m["user_id"], m["display"], m["role"]) for m in members] == [
+        (alice.id, "alice", "owner"),
+        (bob.id, "Bob B.", "member"),
+    ]
+    assert members[0]["email"] == alice.email
+    assert all(m["joined_at"].endswith("Z") for m in members)
+
+
+# 404 everywhere for non-members
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("delete", "/v1/teams/alpha"),
+        ("get", "/v1/teams/alpha/members"),
+        ("delete", "/v1/teams/alpha/members/{bob}"),
+        ("post", "/v1/teams/alpha/leave"),
+        ("post", "/v1/teams/alpha/invites"),
+        ("get", "/v1/teams/alpha/invites"),
+        ("get", "/v1/packets?team=alpha"),
+        ("post", "/v1/packets?team=alpha"),
+    ],
+)
+def test_a_non_member_gets_404_like_for_a_team_that_does_not_exist(api_as, carol, bob, alpha, method, path):
+    api = api_as(carol)
+    call = getattr(api, method)
+    for team_path in (path, path.replace("alpha", "nosuchteam")):
+        team_path = team_path.format(bob=bob.id)
+        response = call(team_path, packet_v02()) if method == "post" else call(team_path)
+        assert response.status_code == 404, team_path
+        assert response.json() == {"error": "team not found"}
+    assert Team.objects.filter(name="alpha").exists()
+    assert Membership.objects.filter(team=alpha).count() == 2
+
+
+# Owner-only actions: 403 for members
+
+
+def test_a_member_cannot_delete_the_team(api_as, bob, alpha):
+    response = api_as(bob).delete("/v1/teams/alpha")
+    assert response.status_code == 403
+    assert response.json() == {"error": "only the team owner can do this"}
+    assert Team.objects.filter(pk=alpha.pk).exists()
+
+
+def test_a_member_cannot_remove_another_member(api_as, alice, bob, carol, alpha):
+    Membership.objects.create(team=alpha, user=carol)
+    assert api_as(bob).delete(f"/v1/teams/alpha/members/{carol.id}").status_code == 403
+    assert api_as(bob).delete(f"/v1/teams/alpha/members/{alice.id}").status_code == 403
+    assert Membership.objects.filter(team=alpha).count() == 3
+
+
+def test_the_owner_deletes_the_team_and_its_packets(api_as, alice, bob, alpha):
+    bob_api = api_as(bob)
+    team_packet, personal = packet_v02(), packet_v02()
+    assert bob_api.post("/v1/packets?team=alpha", team_packet).status_code == 201
+    assert bob_api.post("/v1/packets", personal).status_code == 201
+
+    response = api_as(alice).delete("/v1/teams/alpha")
+
+    assert response.status_code == 204
+    assert not Team.objects.filter(name="alpha").exists()
+    assert not Membership.objects.filter(team_id=alpha.id).exists()
+    assert list(Packet.objects.values_list("id", flat=True)) == [personal["id"]]
+    assert bob_api.get("/v1/teams").json() == {"teams": []}
+
+
+def test_the_owner_removes_a_member(api_as, alice, bob, alpha):
+    response = api_as(alice).delete(f"/v1/teams/alpha/members/{bob.id}")
+    assert response.status_code == 204
+    assert not Membership.objects.filter(team=alpha, user=bob).exists()
+    assert api_as(bob).get("/v1/teams/alpha/members").status_code == 404
+
+
+def test_the_owner_cannot_be_removed(api_as, alice, alpha):
+    response = api_as(alice).delete(f"/v1/teams/alpha/members/{alice.id}")
+    assert response.status_code == 400
+    assert "owner cannot be removed" in response.json()["error"]
+    assert Membership.objects.filter(team=alpha, user=alice, role="owner").exists()
+
+
+def test_removing_someone_who_is_not_a_member_is_404(api_as, alice, carol, alpha):
+    for user_id in (carol.id, "01NOSUCHUSER0000000000000"):
+        response = api_as(alice).delete(f"/v1/teams/alpha/members/{user_id}")
+        assert response.status_code == 404
+        assert response.json() == {"error": "member not found"}
+
+
+# Leave
+
+
+def test_a_member_leaves(api_as, bob, alpha):
+    api = api_as(bob)
+    assert api.post("/v1/teams/alpha/leave", {}).status_code == 204
+    assert not Membership.objects.filter(team=alpha, user=bob).exists()
+    assert api.get("/v1/teams").json() == {"teams": []}
+    assert api.post("/v1/teams/alpha/leave", {}).status_code == 404
+
+
+def test_the_owner_cannot_leave(api_as, alice, alpha):
+    response = api_as(alice).post("/v1/teams/alpha/leave", {})
+    assert response.status_code == 400
+    assert "owner cannot leave" in response.json()["error"]
+    assert Membership.objects.filter(team=alpha, user=alice, role="owner").exists()

@@ -1,0 +1,134 @@
+"""Team scope for packets: push and list with ?team=, reading needs membership, deleting needs
+to be the packet's creator (even after leaving) or the team's owner."""
+
+import json
+
+import pytest
+
+from packets.models import Packet
+from packets.tests.factories import packet_v02
+from teams.models import Membership
+from teams.tests.factories import make_team
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def carol(make_user):
+    return make_user("carol")
+
+
+@pytest.fixture
+def dave(make_user):
+    return make_user("dave")
+
+
+@pytest.fixture
+def alpha(alice, bob, carol):
+    """alice owns alpha; bob and carol are members."""
+    return make_team(alice, "alpha", members=[bob, carol])
+
+
+@pytest.fixture
+def pushed_by_bob(api_as, bob, alpha):
+    packet = packet_v02(goal="team knowledge")
+    assert api_as(bob).post("/v1/packets?team=alpha", packet).status_code == 201
+    return packet
+
+
+def ids(response):
+    return [item["id"] for item in response.json()["packets"]]
+
+
+def test_a_team_push_is_stored_in_the_team(pushed_by_bob, bob, alpha):
+    stored = Packet.objects.get(pk=pushed_by_bob["id"])
+    assert stored.team == alpha and stored.owner == bob
+
+
+def test_every_member_lists_and_pulls_team_packets(api_as, alice, carol, pushed_by_bob):
+    for user in (alice, carol):
+        api = api_as(user)
+        assert ids(api.get("/v1/packets?team=alpha")) == [pushed_by_bob["id"]]
+        pulled = api.get(f"/v1/packets/{pushed_by_bob['id']}")
+        assert pulled.status_code == 200
+        assert json.loads(pulled.content) == pushed_by_bob
+
+
+def test_team_packets_stay_out_of_the_personal_list_and_vice_versa(api_as, bob, pushed_by_bob):
+    api = api_as(bob)
+    personal = packet_v02(goal="mine")
+    api.post("/v1/packets", personal)
+    assert ids(api.get("/v1/packets")) == [personal["id"]]
+    assert ids(api.get("/v1/packets?team=alpha")) == [pushed_by_bob["id"]]
+
+
+def test_a_non_member_cannot_push_list_or_pull(api_as, dave, pushed_by_bob):
+    api = api_as(dave)
+    assert api.post("/v1/packets?team=alpha", packet_v02()).json() == {"error": "team not found"}
+    assert api.get("/v1/packets?team=alpha").status_code == 404
+    assert api.get(f"/v1/packets/{pushed_by_bob['id']}").status_code == 404
+    assert Packet.objects.count() == 1
+
+
+def test_someone_who_left_can_no_longer_read_the_team_packets(api_as, carol, pushed_by_bob):
+    api = api_as(carol)
+    assert api.post("/v1/teams/alpha/leave", {}).status_code == 204
+    assert api.get("/v1/packets?team=alpha").status_code == 404
+    assert api.get(f"/v1/packets/{pushed_by_bob['id']}").status_code == 404
+
+
+def test_the_creator_deletes_a_team_packet(api_as, bob, pushed_by_bob):
+    assert api_as(bob).delete(f"/v1/packets/{pushed_by_bob['id']}").status_code == 204
+    assert not Packet.objects.exists()
+
+
+def test_the_team_owner_deletes_a_members_packet(api_as, alice, pushed_by_bob):
+    assert api_as(alice).delete(f"/v1/packets/{pushed_by_bob['id']}").status_code == 204
+    assert not Packet.objects.exists()
+
+
+def test_another_member_gets_403_deleting_a_team_packet(api_as, carol, pushed_by_bob):
+    response = api_as(carol).delete(f"/v1/packets/{pushed_by_bob['id']}")
+    assert response.status_code == 403
+    assert Packet.objects.filter(pk=pushed_by_bob["id"]).exists()
+
+
+def test_a_non_member_gets_404_deleting_a_team_packet(api_as, dave, pushed_by_bob):
+    response = api_as(dave).delete(f"/v1/packets/{pushed_by_bob['id']}")
+    assert response.status_code == 404
+    assert response.json() == {"error": "packet not found"}
+    assert Packet.objects.filter(pk=pushed_by_bob["id"]).exists()
+
+
+def test_the_creator_keeps_the_right_to_delete_after_leaving(api_as, bob, alpha, pushed_by_bob):
+    api = api_as(bob)
+    assert api.post("/v1/teams/alpha/leave", {}).status_code == 204
+    assert not Membership.objects.filter(team=alpha, user=bob).exists()
+    assert api.delete(f"/v1/packets/{pushed_by_bob['id']}").status_code == 204
+    assert not Packet.objects.exists()
+
+
+def test_a_removed_creator_keeps_the_right_to_delete(api_as, alice, bob, pushed_by_bob):
+    assert api_as(alice).delete(f"/v1/teams/alpha/members/{bob.id}").status_code == 204
+    assert api_as(bob).delete(f"/v1/packets/{pushed_by_bob['id']}").status_code == 204
+
+
+def test_a_new_owner_gets_the_delete_right_and_the_old_owner_loses_it(api_as, alice, carol, alpha, pushed_by_bob):
+    from teams.services import team_transfer
+
+    team_transfer(actor=alice, team=alpha, new_owner_id=carol.id)
+    assert api_as(alice).delete(f"/v1/packets/{pushed_by_bob['id']}").status_code == 403
+    assert api_as(carol).delete(f"/v1/packets/{pushed_by_bob['id']}").status_code == 204
+
+
+def test_a_creator_re_pushing_to_personal_scope_takes_it_out_of_the_team(api_as, bob, carol, pushed_by_bob):
+    assert api_as(bob).post("/v1/packets", pushed_by_bob).status_code in (200, 201)
+    assert Packet.objects.get(pk=pushed_by_bob["id"]).team is None
+    assert ids(api_as(carol).get("/v1/packets?team=alpha")) == []
+
+
+def test_a_member_cannot_overwrite_another_members_team_packet(api_as, carol, pushed_by_bob):
+    changed = dict(pushed_by_bob, goal="hijacked")
+    response = api_as(carol).post("/v1/packets?team=alpha", changed)
+    assert response.status_code == 409
+    assert Packet.objects.get(pk=pushed_by_bob["id"]).goal == "team knowledge"
