@@ -44,3 +44,4 @@ def _flatten(detail) -> str:
 
 def json_error(message: str, status: int) -> JsonResponse:
     return JsonResponse({"error": message}, status=status)
+

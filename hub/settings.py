@@ -70,6 +70,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "hub.middleware.RejectNulCharacters",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -177,7 +178,7 @@ REST_FRAMEWORK = {
         "accounts.authentication.TokenScopeAllowsMethod",
     ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["hub.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "hub.api.exception_handler",
     "UNAUTHENTICATED_USER": None,
 }

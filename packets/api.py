@@ -5,6 +5,7 @@ from django.http import HttpResponse
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from hub.parsers import NUL_MESSAGE, contains_nul
 from hub.errors import BadRequest
 from ltm.packet import MAX_PACKET_BYTES, PacketError, parse_packet
 from packets import selectors, services
@@ -23,9 +24,12 @@ def _read_packet(request) -> dict:
     if declared.isdigit() and int(declared) > MAX_PACKET_BYTES:
         raise BadRequest(f"packet is {declared} bytes; the maximum is {MAX_PACKET_BYTES} bytes (32 KiB)")
     try:
-        return parse_packet(request.body)
+        packet = parse_packet(request.body)
     except PacketError as exc:
         raise BadRequest(str(exc)) from None
+    if contains_nul(packet):
+        raise BadRequest(f"{NUL_MESSAGE} in a packet")
+    return packet
 
 
 def rfc3339(moment) -> str:

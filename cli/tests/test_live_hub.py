@@ -1,11 +1,10 @@
 """The CLI against the real hub, started by pytest-django's live_server.
 
-Run from the repository root (its pytest.ini sets DJANGO_SETTINGS_MODULE=hub.settings). Parts of
-the wire API the hub does not route yet are skipped with a reason naming the missing piece, so
-these tests start to run as soon as the hub grows them.
+Run from the repository root (its pytest.ini sets DJANGO_SETTINGS_MODULE=hub.settings).
 """
 
 import json
+import os
 
 import pytest
 
@@ -15,10 +14,11 @@ try:
 
     settings.INSTALLED_APPS  # noqa: B018 - raises when DJANGO_SETTINGS_MODULE is not set
     django.setup()
-    from django.urls import Resolver404, resolve
 
     from accounts.services import api_token_create, user_upsert
 except Exception as exc:  # ImportError, ImproperlyConfigured: no Django project here
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        raise  # in CI the hub is always there: a failing import is a bug, not a reason to skip
     pytest.skip(
         f"the hub's Django project is not importable ({exc.__class__.__name__}: {exc}); "
         "run from the repository root: python -m pytest cli/tests",
@@ -30,13 +30,6 @@ from ltm.packet import canonical_json, example_packet
 from ltm.resume import render_resume
 
 PACKET_ID = example_packet()["id"]
-
-
-def require_route(path, what):
-    try:
-        resolve(path)
-    except Resolver404:
-        pytest.skip(f"the hub does not route {path} yet ({what})")
 
 
 @pytest.fixture
@@ -117,7 +110,6 @@ def test_another_persons_packet_is_not_found(signed_in, live_server, person, tmp
 
 
 def test_publish_and_unpublish(signed_in, tmp_path, capsys):
-    require_route(f"/v1/packets/{PACKET_ID}/publish", "publish, protocol section 5")
     out_of(capsys, ["push", write_example(tmp_path)])
     url = out_of(capsys, ["publish", PACKET_ID]).strip()
     assert url.startswith("http")
@@ -127,7 +119,6 @@ def test_publish_and_unpublish(signed_in, tmp_path, capsys):
 
 
 def test_teams_invite_and_join_on_a_clean_config(signed_in, live_server, tmp_path, monkeypatch, capsys):
-    require_route("/v1/teams", "teams API, protocol section 4")
     out_of(capsys, ["teams", "create", "core"])
     out_of(capsys, ["push", write_example(tmp_path), "-t", "core"])
     url = out_of(capsys, ["invite", "-t", "core"]).strip()
@@ -176,7 +167,6 @@ def ensure_cli_application():
 @pytest.mark.parametrize("approve", [True, False])
 def test_device_flow_end_to_end(live_server, person, tmp_path, monkeypatch, capsys, approve):
     """`ltm auth <host>`: the browser step is replaced by the hub's own approval service."""
-    require_route("/oauth/authorize_device", "device flow, protocol section 6")
     from urllib.parse import parse_qs, urlsplit
 
     from accounts.device import device_grant_decide

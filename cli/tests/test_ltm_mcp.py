@@ -5,6 +5,7 @@ import json
 import os
 import re
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import ltm
 from ltm.packet import example_packet, schema
@@ -30,7 +31,10 @@ def run_session(config_dir, hub_url, steps):
         async with Client(params, read_timeout_seconds=30) as client:
             return await steps(client)
 
-    return asyncio.run(main())
+    # A thread of its own: when the browser tests ran first, Playwright's sync API keeps an
+    # event loop running in the main thread, and asyncio.run refuses to nest in it.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, main()).result()
 
 
 def text(result):

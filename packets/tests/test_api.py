@@ -217,10 +217,25 @@ def test_huge_body_is_refused_before_parsing(api):
 
 
 def test_odd_ids_in_the_path_are_404_not_500(api):
-    for odd in ["%00", "..%2F..%2Fetc", "x" * 300, "%F0%9F%92%A9"]:
+    for odd in ["..%2F..%2Fetc", "x" * 300, "%F0%9F%92%A9", "%E2%80%AE"]:
         response = api.get(f"/v1/packets/{odd}")
         assert response.status_code == 404, odd
         assert "error" in response.json()
+
+
+@pytest.mark.parametrize("path", ["/v1/packets/abc%00def", "/v1/packets?team=al%00pha", "/v1/packets?limit=%00"])
+def test_nul_in_the_url_is_400(api, path):
+    response = api.get(path)
+    assert response.status_code == 400
+    assert response.json() == {"error": "NUL characters (\\u0000) are not allowed"}
+
+
+def test_nul_in_packet_text_is_400_and_nothing_is_stored(api):
+    packet = packet_v02(goal="before\u0000after")
+    response = api.post("/v1/packets", packet)
+    assert response.status_code == 400
+    assert response.json() == {"error": "NUL characters (\\u0000) are not allowed in a packet"}
+    assert not Packet.objects.filter(pk=packet["id"]).exists()
 
 
 def test_unknown_v1_path_is_json_404(api):
