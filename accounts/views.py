@@ -3,12 +3,13 @@
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts import services
-from accounts.dashboard import confirmation_page, show_service_error
+from accounts.dashboard import Confirm, dashboard_action
 from accounts.device import device_revoke, devices_for_user
 from accounts.forms import DisplayNameForm, TokenCreateForm
 from hub.errors import HubError
@@ -46,38 +47,36 @@ def tokens(request):
 @require_POST
 def token_revoke(request, token_id):
     token = request.user.api_tokens.filter(pk=token_id).first()
-    name = token.name if token else "this token"
-    page = confirmation_page(
-        request, title="Revoke this token?", button="Revoke token", cancel_url=reverse("tokens"),
-        message=f"“{name}” stops working at once; any client using it has to sign in again.",
+    if token is None:  # someone else's: 404, not the question
+        raise Http404("token not found")
+    name = token.name
+    return dashboard_action(
+        request,
+        confirm=Confirm(
+            "Revoke this token?", button="Revoke token",
+            message=f"“{name}” stops working at once; any client using it has to sign in again.",
+        ),
+        call=lambda: services.api_token_revoke(user=request.user, token_id=token_id),
+        success=f"Token “{name}” revoked.",
+        back=reverse("tokens"),
     )
-    if page:
-        return page
-    try:
-        services.api_token_revoke(user=request.user, token_id=token_id)
-    except HubError as exc:
-        show_service_error(request, exc)
-    else:
-        messages.success(request, f"Token “{name}” revoked.")
-    return redirect("tokens")
 
 
 @login_required
 @require_POST
 def device_revoke_view(request, device_id):
-    page = confirmation_page(
-        request, title="Sign this device out?", button="Revoke device", cancel_url=reverse("tokens"),
-        message="The ltm client on that device stops working until it runs `ltm auth` again.",
+    if not any(device.id == device_id for device in devices_for_user(viewer=request.user)):
+        raise Http404("device not found")  # someone else's: 404, not the question
+    return dashboard_action(
+        request,
+        confirm=Confirm(
+            "Sign this device out?", button="Revoke device",
+            message="The ltm client on that device stops working until it runs `ltm auth` again.",
+        ),
+        call=lambda: device_revoke(user=request.user, device_id=device_id),
+        success="Device signed out.",
+        back=reverse("tokens"),
     )
-    if page:
-        return page
-    try:
-        device_revoke(user=request.user, device_id=device_id)
-    except HubError as exc:
-        show_service_error(request, exc)
-    else:
-        messages.success(request, "Device signed out.")
-    return redirect("tokens")
 
 
 @login_required
@@ -102,18 +101,19 @@ def account(request):
 @login_required
 @require_POST
 def account_delete(request):
-    page = confirmation_page(
-        request, title="Delete your account?", button="Delete my account", cancel_url=reverse("account"),
-        message="Your account, your tokens and your personal packets are deleted for good. "
-        "Packets you pushed to teams stay with those teams.",
-    )
-    if page:
-        return page
-    try:
+    def delete_and_sign_out():
         services.user_delete(user=request.user)
-    except HubError as exc:
-        show_service_error(request, exc)
-        return redirect("account")
-    logout(request)
-    messages.success(request, "Your account has been deleted.")
-    return redirect("home")
+        logout(request)
+
+    return dashboard_action(
+        request,
+        confirm=Confirm(
+            "Delete your account?", button="Delete my account",
+            message="Your account, your tokens and your personal packets are deleted for good. "
+            "Packets you pushed to teams stay with those teams.",
+        ),
+        call=delete_and_sign_out,
+        success="Your account has been deleted.",
+        back=reverse("account"),
+        done=reverse("home"),
+    )

@@ -1,7 +1,7 @@
 """Every URL of the hub, by app. Each app keeps its own url modules; this file only mounts them."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 
 from hub import views
 
@@ -20,6 +20,9 @@ urlpatterns = [
     path("", include("accounts.urls_claim")),
     path("", include("teams.urls")),
     path("", include("packets.urls_dashboard")),
+    # Last: anything else under /v1 or /oauth is a JSON 404, also with DEBUG on (Django's debug page
+    # would answer in HTML).
+    re_path(r"^(v1|oauth)/", views.not_found),
 ]
 
 handler400 = "hub.views.bad_request"

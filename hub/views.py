@@ -2,19 +2,24 @@
 
 from django.http import JsonResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.csrf import csrf_exempt
 
 from hub.api import json_error
 from ltm.packet import LATEST_VERSION
 
 
-@require_GET
+@csrf_exempt  # no state to protect; a wrong method gets the JSON 405 below, not a CSRF page
 def healthz(request):
+    if request.method not in ("GET", "HEAD"):
+        response = json_error(f"method {request.method} not allowed", 405)
+        response["Allow"] = "GET, HEAD"
+        return response
     return JsonResponse({"ok": True, "version": LATEST_VERSION})
 
 
 def _is_api(request) -> bool:
-    return request.path.startswith("/v1/") or request.path.startswith("/oauth/")
+    # "//v1/..." too: a client whose hub URL ends in "/" may double the slash.
+    return request.path.lstrip("/").startswith(("v1/", "oauth/"))
 
 
 def not_found(request, exception=None):

@@ -6,11 +6,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from hub.parsers import NUL_MESSAGE, contains_nul
-from hub.errors import BadRequest
+from hub.errors import BadRequest, HubError
 from ltm.packet import MAX_PACKET_BYTES, PacketError, parse_packet
 from packets import selectors, services
 from packets.public_views import public_url
 from teams.selectors import team_get_for_member
+
+
+class LengthRequired(HubError):
+    status = 411
 
 
 def _team_param(request):
@@ -19,9 +23,18 @@ def _team_param(request):
 
 
 def _read_packet(request) -> dict:
-    """The body as a validated packet; the size cap is checked before reading or parsing."""
-    declared = request.META.get("CONTENT_LENGTH") or "0"
-    if declared.isdigit() and int(declared) > MAX_PACKET_BYTES:
+    """The body as a validated packet; the size cap is checked before reading or parsing.
+
+    Django reads exactly Content-Length bytes, so the cap holds whatever the header claims; a
+    body sent without one (chunked) would be read as empty, so it is refused by name instead."""
+    declared = request.META.get("CONTENT_LENGTH") or ""
+    if not declared:
+        if request.META.get("HTTP_TRANSFER_ENCODING"):
+            raise LengthRequired("send the packet with a Content-Length header (chunked bodies are not read)")
+        declared = "0"
+    if not (declared.isascii() and declared.isdigit()):
+        raise BadRequest(f"invalid Content-Length header {declared[:20]!r}")
+    if int(declared) > MAX_PACKET_BYTES:
         raise BadRequest(f"packet is {declared} bytes; the maximum is {MAX_PACKET_BYTES} bytes (32 KiB)")
     try:
         packet = parse_packet(request.body)

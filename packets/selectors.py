@@ -1,5 +1,7 @@
 """Reads of packets, always scoped by the viewer so nobody sees what they may not."""
 
+import re
+
 from django.db.models import Q
 
 from hub.errors import NotFound
@@ -11,11 +13,12 @@ MAX_LIMIT = 500
 
 
 def parse_limit(raw) -> int:
-    """The contract: not a number, 0 or less, or over 500 falls back to 50."""
-    try:
-        limit = int(raw)
-    except (TypeError, ValueError):
+    """The contract: not a number, 0 or less, or over 500 falls back to 50. A number is what Go's
+    strconv.Atoi reads (a sign, then ASCII digits); int() alone would also take " 5", "1_0" and
+    other scripts' digits. Longer digit strings are over 500 anyway (and int() refuses 4,300+)."""
+    if not (isinstance(raw, str) and re.fullmatch(r"[+-]?[0-9]{1,18}", raw)):
         return DEFAULT_LIMIT
+    limit = int(raw)
     return limit if 0 < limit <= MAX_LIMIT else DEFAULT_LIMIT
 
 

@@ -2,8 +2,11 @@ from django.urls import path
 
 from packets import api
 
+# A packet id is opaque (the schema only bounds its length), so it may hold a "/" that the
+# client percent-encodes and the server decodes: `path` takes the id whole. The publish route
+# comes first so ".../publish" is never read as part of an id.
 urlpatterns = [
     path("packets", api.PacketCollection.as_view(), name="api-packets"),
-    path("packets/<str:packet_id>", api.PacketItem.as_view(), name="api-packet"),
-    path("packets/<str:packet_id>/publish", api.PacketPublish.as_view(), name="api-packet-publish"),
+    path("packets/<path:packet_id>/publish", api.PacketPublish.as_view(), name="api-packet-publish"),
+    path("packets/<path:packet_id>", api.PacketItem.as_view(), name="api-packet"),
 ]

@@ -10,8 +10,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from accounts.dashboard import confirmation_page, show_service_error
-from hub.errors import HubError, NotFound
+from accounts.dashboard import Confirm, dashboard_action
+from hub.errors import NotFound
 from hub.links import external_url
 from ltm.resume import render_resume
 from packets import selectors, services
@@ -85,7 +85,7 @@ def packet_detail(request, packet_id):
 
 
 def _chain_link(packet) -> dict:
-    return {"id": packet.id, "goal": packet.goal, "url": reverse("packet-detail", args=[packet.id])}
+    return {"id": packet.id, "goal": packet.goal, "url": _detail_url(packet.id)}
 
 
 @login_required
@@ -99,57 +99,52 @@ def packet_download(request, packet_id):
 @login_required
 @require_POST
 def packet_publish(request, packet_id):
-    try:
-        packet = services.packet_publish(user=request.user, packet_id=packet_id)
-    except HubError as exc:
-        show_service_error(request, exc)
-    else:
-        messages.success(request, f"Published. Anyone with the link can read it: {public_url(request, packet)}")
-    return redirect("packet-detail", packet_id=packet_id)
+    return dashboard_action(
+        request,
+        call=lambda: services.packet_publish(user=request.user, packet_id=packet_id),
+        success=lambda packet: f"Published. Anyone with the link can read it: {public_url(request, packet)}",
+        back=_detail_url(packet_id),
+    )
 
 
 @login_required
 @require_POST
 def packet_unpublish(request, packet_id):
-    page = confirmation_page(
-        request, title="Take the public page down?", button="Unpublish",
-        cancel_url=reverse("packet-detail", args=[packet_id]),
-        message="The public link stops working at once. Publishing again later makes a new link.",
+    _visible_packet(request, packet_id)  # someone else's: 404, not the question
+    return dashboard_action(
+        request,
+        confirm=Confirm(
+            "Take the public page down?", button="Unpublish",
+            message="The public link stops working at once. Publishing again later makes a new link.",
+        ),
+        call=lambda: services.packet_unpublish(user=request.user, packet_id=packet_id),
+        success="Unpublished: the public link no longer works.",
+        back=_detail_url(packet_id),
     )
-    if page:
-        return page
-    try:
-        services.packet_unpublish(user=request.user, packet_id=packet_id)
-    except HubError as exc:
-        show_service_error(request, exc)
-    else:
-        messages.success(request, "Unpublished: the public link no longer works.")
-    return redirect("packet-detail", packet_id=packet_id)
 
 
 @login_required
 @require_POST
 def packet_delete(request, packet_id):
-    page = confirmation_page(
-        request, title="Delete this packet?", button="Delete packet",
-        cancel_url=reverse("packet-detail", args=[packet_id]),
-        message="It is removed from the hub for everyone who can see it, and its public page goes with it.",
+    _visible_packet(request, packet_id)  # someone else's: 404, not the question
+    return dashboard_action(
+        request,
+        confirm=Confirm(
+            "Delete this packet?", button="Delete packet",
+            message="It is removed from the hub for everyone who can see it, and its public page goes with it.",
+        ),
+        call=lambda: services.packet_delete(user=request.user, packet_id=packet_id),
+        success="Packet deleted.",
+        back=_detail_url(packet_id),
+        done=reverse("home"),
     )
-    if page:
-        return page
-    try:
-        services.packet_delete(user=request.user, packet_id=packet_id)
-    except HubError as exc:
-        show_service_error(request, exc)
-        return redirect("packet-detail", packet_id=packet_id)
-    messages.success(request, "Packet deleted.")
-    return redirect("home")
 
 
 @login_required
 @require_POST
 def packet_move(request, packet_id):
     """Move to "personal" or "team:<name>" (the choices offered on the packet's page)."""
+    _visible_packet(request, packet_id)
     target = request.POST.get("to", "")
     if target == PERSONAL:
         team = None
@@ -162,10 +157,13 @@ def packet_move(request, packet_id):
     else:
         messages.error(request, "Choose where to move the packet.")
         return redirect("packet-detail", packet_id=packet_id)
-    try:
-        services.packet_move(user=request.user, packet_id=packet_id, team=team)
-    except HubError as exc:
-        show_service_error(request, exc)
-        return redirect("packet-detail", packet_id=packet_id)
-    messages.success(request, f"Moved to {'your personal packets' if team is None else 'team ' + team.name}.")
-    return redirect("packet-detail", packet_id=packet_id)
+    return dashboard_action(
+        request,
+        call=lambda: services.packet_move(user=request.user, packet_id=packet_id, team=team),
+        success=f"Moved to {'your personal packets' if team is None else 'team ' + team.name}.",
+        back=_detail_url(packet_id),
+    )
+
+
+def _detail_url(packet_id) -> str:
+    return reverse("packet-detail", args=[packet_id])

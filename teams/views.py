@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from accounts.dashboard import confirmation_page, show_service_error
+from accounts.dashboard import Confirm, dashboard_action
 from hub.errors import HubError, NotFound
 from teams import selectors, services
 from teams.forms import TeamCreateForm
@@ -29,8 +29,8 @@ def _team_or_404(request, name):
         raise Http404(exc.message) from None
 
 
-def _back(team):
-    return redirect("team-detail", name=team.name)
+def _team_url(team) -> str:
+    return reverse("team-detail", args=[team.name])
 
 
 @login_required
@@ -43,7 +43,7 @@ def team_list(request):
             form.add_error("name", exc.message)
         else:
             messages.success(request, f"Team {team.name} created. Invite people with a link below.")
-            return _back(team)
+            return redirect(_team_url(team))
     # One row per membership: the team, the viewer's role in it and when they joined.
     rows = Membership.objects.filter(user=request.user).select_related("team__owner").order_by("team__name")
     return render(request, "teams/list.html", {"form": form, "rows": rows}, status=400 if form.errors else 200)
@@ -74,60 +74,52 @@ def team_detail(request, name):
 @require_POST
 def invite_create(request, name):
     team = _team_or_404(request, name)
-    try:
+
+    def create():
         invite, code = services.invite_create(actor=request.user, team=team)
-    except HubError as exc:
-        show_service_error(request, exc)
-        return _back(team)
-    request.session[NEW_INVITE_SESSION_KEY] = {
-        "team": team.name,
-        "url": selectors.invite_url(request, code),
-        "expires_at": invite.expires_at.isoformat(),
-    }
-    messages.success(request, "Invite link created. Copy it now: it is shown only once.")
-    return _back(team)
+        request.session[NEW_INVITE_SESSION_KEY] = {
+            "team": team.name,
+            "url": selectors.invite_url(request, code),
+            "expires_at": invite.expires_at.isoformat(),
+        }
+
+    return dashboard_action(
+        request, call=create, back=_team_url(team),
+        success="Invite link created. Copy it now: it is shown only once.",
+    )
 
 
 @login_required
 @require_POST
 def invite_revoke(request, name, invite_id):
     team = _team_or_404(request, name)
-    page = confirmation_page(
-        request, title="Revoke this invite link?", button="Revoke invite",
-        cancel_url=reverse("team-detail", args=[team.name]),
-        message="Nobody can join with it any more. People who already joined stay in the team.",
+    return dashboard_action(
+        request,
+        confirm=Confirm(
+            "Revoke this invite link?", button="Revoke invite",
+            message="Nobody can join with it any more. People who already joined stay in the team.",
+        ),
+        call=lambda: services.invite_revoke(actor=request.user, team=team, invite_id=invite_id),
+        success="Invite revoked.",
+        back=_team_url(team),
     )
-    if page:
-        return page
-    try:
-        services.invite_revoke(actor=request.user, team=team, invite_id=invite_id)
-    except HubError as exc:
-        show_service_error(request, exc)
-    else:
-        messages.success(request, "Invite revoked.")
-    return _back(team)
 
 
 @login_required
 @require_POST
 def member_remove(request, name, user_id):
     team = _team_or_404(request, name)
-    member = Membership.objects.filter(team=team, user_id=user_id).select_related("user").first()
-    who = member.user.display_name if member else "this member"
-    page = confirmation_page(
-        request, title=f"Remove {who} from {team.name}?", button="Remove member",
-        cancel_url=reverse("team-detail", args=[team.name]),
-        message="They lose access to the team's packets at once. Packets they pushed stay in the team.",
+    who = _member_name(team, user_id, default="this member")
+    return dashboard_action(
+        request,
+        confirm=Confirm(
+            f"Remove {who} from {team.name}?", button="Remove member",
+            message="They lose access to the team's packets at once. Packets they pushed stay in the team.",
+        ),
+        call=lambda: services.membership_remove(actor=request.user, team=team, user_id=user_id),
+        success=f"{who} was removed from {team.name}.",
+        back=_team_url(team),
     )
-    if page:
-        return page
-    try:
-        services.membership_remove(actor=request.user, team=team, user_id=user_id)
-    except HubError as exc:
-        show_service_error(request, exc)
-    else:
-        messages.success(request, f"{who} was removed from {team.name}.")
-    return _back(team)
 
 
 @login_required
@@ -135,41 +127,34 @@ def member_remove(request, name, user_id):
 def team_transfer(request, name):
     team = _team_or_404(request, name)
     new_owner_id = request.POST.get("new_owner_id", "")
-    member = Membership.objects.filter(team=team, user_id=new_owner_id).select_related("user").first()
-    who = member.user.display_name if member else "that member"
-    page = confirmation_page(
-        request, title=f"Make {who} the owner of {team.name}?", button="Transfer ownership", danger=False,
-        cancel_url=reverse("team-detail", args=[team.name]),
-        message="You stay in the team as a member and can no longer remove people or delete the team.",
+    who = _member_name(team, new_owner_id, default="that member")
+    return dashboard_action(
+        request,
+        confirm=Confirm(
+            f"Make {who} the owner of {team.name}?", button="Transfer ownership", danger=False,
+            message="You stay in the team as a member and can no longer remove people or delete the team.",
+        ),
+        call=lambda: services.team_transfer(actor=request.user, team=team, new_owner_id=new_owner_id),
+        success=f"{who} now owns {team.name}.",
+        back=_team_url(team),
     )
-    if page:
-        return page
-    try:
-        services.team_transfer(actor=request.user, team=team, new_owner_id=new_owner_id)
-    except HubError as exc:
-        show_service_error(request, exc)
-    else:
-        messages.success(request, f"{who} now owns {team.name}.")
-    return _back(team)
 
 
 @login_required
 @require_POST
 def team_leave(request, name):
     team = _team_or_404(request, name)
-    page = confirmation_page(
-        request, title=f"Leave {team.name}?", button="Leave team", cancel_url=reverse("team-detail", args=[team.name]),
-        message="You lose access to the team's packets. To come back you need a new invite link.",
+    return dashboard_action(
+        request,
+        confirm=Confirm(
+            f"Leave {team.name}?", button="Leave team",
+            message="You lose access to the team's packets. To come back you need a new invite link.",
+        ),
+        call=lambda: services.team_leave(user=request.user, team=team),
+        success=f"You left {team.name}.",
+        back=_team_url(team),
+        done=reverse("team-list"),
     )
-    if page:
-        return page
-    try:
-        services.team_leave(user=request.user, team=team)
-    except HubError as exc:
-        show_service_error(request, exc)
-        return _back(team)
-    messages.success(request, f"You left {team.name}.")
-    return redirect("team-list")
 
 
 @login_required
@@ -179,11 +164,17 @@ def team_delete(request, name):
     team = _team_or_404(request, name)
     if request.POST.get("confirm_name", "").strip() != team.name:
         messages.error(request, f"Type the team's name, {team.name}, to delete it.")
-        return _back(team)
-    try:
-        services.team_delete(actor=request.user, team=team)
-    except HubError as exc:
-        show_service_error(request, exc)
-        return _back(team)
-    messages.success(request, f"Team {name} and its packets were deleted.")
-    return redirect("team-list")
+        return redirect(_team_url(team))
+    return dashboard_action(
+        request,
+        call=lambda: services.team_delete(actor=request.user, team=team),
+        success=f"Team {team.name} and its packets were deleted.",
+        back=_team_url(team),
+        done=reverse("team-list"),
+    )
+
+
+def _member_name(team, user_id, *, default: str) -> str:
+    """The display name of a member of the team, for the confirmation question and the message."""
+    member = Membership.objects.filter(team=team, user_id=user_id).select_related("user").first()
+    return member.user.display_name if member else default

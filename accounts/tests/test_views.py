@@ -56,6 +56,7 @@ def test_pages_need_a_signed_in_person(client, path):
 def test_tokens_page_without_tokens_or_devices_says_how_to_sign_a_client_in(alice):
     body = signed_in(alice).get("/tokens").content.decode()
     assert "No device is signed in yet." in body
+    assert "pip install ./cli" in body
     assert "ltm auth http://testserver" in body
     assert "No tokens yet." in body
 
@@ -89,6 +90,20 @@ def test_tokens_page_lists_only_ones_own_tokens(alice, bob):
     assert "alice-laptop" in body and "bob-laptop" not in body
 
 
+def test_last_used_reads_just_now_within_a_minute_then_how_long_ago(alice):
+    fresh, _ = api_token_create(user=alice, name="fresh")
+    older, _ = api_token_create(user=alice, name="older")
+    ApiToken.objects.filter(pk=fresh.pk).update(last_used_at=timezone.now() - timedelta(seconds=20))
+    ApiToken.objects.filter(pk=older.pk).update(last_used_at=timezone.now() - timedelta(minutes=5, seconds=5))
+    device_token(alice)
+
+    body = signed_in(alice).get("/tokens").content.decode()
+
+    assert body.count("just now") == 2  # the fresh token and the device signed in a moment ago
+    assert "5\xa0minutes ago" in body
+    assert "0\xa0minutes" not in body
+
+
 def test_revoke_a_token_after_confirming_and_the_api_refuses_it_at_once(alice):
     token, plaintext = api_token_create(user=alice, name="laptop")
     client = signed_in(alice)
@@ -104,9 +119,10 @@ def test_revoke_a_token_after_confirming_and_the_api_refuses_it_at_once(alice):
     assert response.json() == {"error": "invalid token"}
 
 
-def test_revoking_someone_elses_token_is_404(alice, bob):
+@pytest.mark.parametrize("data", [{}, {"confirmed": "yes"}])
+def test_revoking_someone_elses_token_is_404(alice, bob, data):
     token, plaintext = api_token_create(user=bob, name="laptop")
-    response = signed_in(alice).post(f"/tokens/{token.pk}/revoke", {"confirmed": "yes"})
+    response = signed_in(alice).post(f"/tokens/{token.pk}/revoke", data)
     assert response.status_code == 404
     assert api_list(plaintext).status_code == 200
 
@@ -133,9 +149,11 @@ def test_devices_are_listed_and_revoked(alice):
     assert f"/devices/{device.pk}/revoke" not in client.get("/tokens").content.decode()
 
 
-def test_revoking_someone_elses_device_is_404(alice, bob):
+@pytest.mark.parametrize("data", [{}, {"confirmed": "yes"}])
+def test_revoking_someone_elses_device_is_404(alice, bob, data):
     device = device_token(bob)
-    assert signed_in(alice).post(f"/devices/{device.pk}/revoke", {"confirmed": "yes"}).status_code == 404
+    assert signed_in(alice).post(f"/devices/{device.pk}/revoke", data).status_code == 404
+    assert signed_in(alice).post("/devices/not-a-number/revoke", data).status_code == 404
     assert get_access_token_model().objects.filter(pk=device.pk).exists()
 
 

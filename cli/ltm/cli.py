@@ -306,8 +306,24 @@ def cmd_join(args) -> int:
         path = write_token(str(result["token"]))
         config_set("host", host)
         print(f"joined team {team} as {user}; signed in to {host} (token stored in {path})")
+        _err("this is a new account, usable from this client only; to sign in on the hub's web pages "
+             "too, run `ltm account claim`")
     else:
         print(f"joined team {team} as {user}")
+    return 0
+
+
+def cmd_account_claim(args) -> int:
+    hub = actions.connect()
+    try:
+        link = hub.claim_link()
+    except HubError as exc:
+        if exc.status in (404, 405):
+            raise ActionError(f"{hub.host} does not hand out web sign-in links") from None
+        raise
+    print(link.get("url", ""))
+    _err("open it in a browser to give this account an email and a password for the hub's web pages; "
+         f"it works once and expires {link.get('expires_at', 'within the hour')}")
     return 0
 
 
@@ -499,6 +515,14 @@ def build_parser() -> argparse.ArgumentParser:
     invite.add_argument("-t", "--team", required=True)
     verb("join", cmd_join, "join a team with an invite link").add_argument("invite", metavar="url-or-code")
     verb("example", cmd_example, "print an example packet")
+
+    account = verb("account", None, "your account on the hub: `ltm account claim`")
+    account_verbs = account.add_subparsers(metavar="<action>", required=True)
+    account_verbs.add_parser(
+        "claim", help="a one-time link to set an email and password for an account made by `ltm join`",
+        description="print a one-time link where an account made by `ltm join` gets an email and a "
+                    "password, to sign in on the hub's web pages",
+    ).set_defaults(handler=cmd_account_claim)
 
     config = verb("config", cmd_config, f"read and change settings ({', '.join(KEYS)})")
     config_verbs = config.add_subparsers(dest="config_action", metavar="<action>", required=True)

@@ -180,6 +180,12 @@ class Hub:
         response = self.call("POST", path, json_body={}, auth=bool(self.token), expect=(200, 201))
         return self._data(response)
 
+    def claim_link(self) -> dict:
+        """A one-time link where an account made by `ltm join` gets an email and a password
+        (this hub's own endpoint; the Go client does not call it)."""
+        response = self.call("POST", "/v1/account/claim-link", json_body={}, expect=(200, 201))
+        return self._data(response)
+
     # --- device flow (RFC 8628) -------------------------------------------------------
 
     def authorize_device(self) -> dict:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime
+from datetime import datetime, timezone
 from functools import lru_cache
 from importlib import resources
 
@@ -92,7 +92,10 @@ def packet_errors(packet) -> list[str]:
     messages = [f"{e.json_path}: {_describe(e)}" for e in errors]
     created_at = packet.get("created_at")
     if isinstance(created_at, str) and parse_timestamp(created_at) is None:
-        messages.append(f"$.created_at: {_short(repr(created_at))} is not an RFC 3339 date-time")
+        messages.append(
+            f"$.created_at: {_short(repr(created_at))} is not an RFC 3339 date-time with a zone, "
+            "in years 1 to 9999 UTC"
+        )
     return messages
 
 
@@ -108,9 +111,11 @@ def parse_timestamp(value: str) -> datetime | None:
     if not _RFC3339.match(value):
         return None
     try:
-        return datetime.fromisoformat(value.replace("z", "Z").replace("t", "T"))
-    except ValueError:
+        moment = datetime.fromisoformat(value.replace("z", "Z").replace("t", "T"))
+        moment.astimezone(timezone.utc)  # e.g. 9999-12-31T23:59:59-01:00 is past year 9999 in UTC
+    except (ValueError, OverflowError):
         return None
+    return moment
 
 
 def canonical_json(packet: dict) -> str:

@@ -135,6 +135,21 @@ def test_teams_invite_and_join_on_a_clean_config(signed_in, live_server, tmp_pat
     assert "expired or already consumed" in capsys.readouterr().err
 
 
+def test_a_joined_account_gets_a_web_sign_in_link(signed_in, live_server, tmp_path, monkeypatch, capsys):
+    out_of(capsys, ["teams", "create", "core"])
+    url = out_of(capsys, ["invite", "-t", "core"]).strip()
+    assert main(["account", "claim"]) == 1  # alice signed up on the web: she has a password already
+    assert "already has a password" in capsys.readouterr().err
+
+    monkeypatch.setenv("LTM_CONFIG_DIR", str(tmp_path / "clean"))
+    assert main(["join", url]) == 0
+    assert "run `ltm account claim`" in capsys.readouterr().err
+    assert main(["account", "claim"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith(f"{live_server.url}/claim/")
+    assert "works once and expires" in captured.err
+
+
 class InstantTime:
     """The device flow's clock and sleep, without the waiting."""
 

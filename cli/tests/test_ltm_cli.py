@@ -423,14 +423,21 @@ def test_no_hub_configured(config_dir, capsys):
     assert "no hub configured; run `ltm auth <host>`" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("argv", [[], ["bogus"], ["invite"], ["show"], ["resume", "--copy", "--no-copy"]])
+@pytest.mark.parametrize("argv", [[], ["bogus"], ["invite"], ["show"], ["resume", "--copy", "--no-copy"], ["account"]])
 def test_usage_errors_exit_2(config_dir, argv):
     assert main(argv) == 2
 
 
 def test_help_exits_0(capsys):
     assert main(["--help"]) == 0
-    assert "resume" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "resume" in out and "account" in out
+
+
+def test_account_claim_on_a_hub_without_sign_in_links_says_so(hub, capsys):
+    assert main(["account", "claim"]) == 1
+    assert f"{hub.url} does not hand out web sign-in links" in capsys.readouterr().err
+    assert hub.last("POST", "/v1/account/claim-link").headers["Authorization"] == "Bearer tok-alice"
 
 
 # --- example, platform ---------------------------------------------------------------------

@@ -1,7 +1,11 @@
 """Input no part of the hub can store (NUL characters) is a clear 400 everywhere, never a 500."""
 
+import json
+
 import pytest
 from django.test import Client
+
+from packets.tests.factories import packet_v02
 
 pytestmark = pytest.mark.django_db
 
@@ -38,3 +42,21 @@ def test_nul_in_a_page_url_is_a_400_page(client):
     response = client.get("/device?user_code=AB%00CD")
     assert response.status_code == 400
     assert b"Bad request" in response.content
+
+
+@pytest.mark.parametrize("path", ["/v1/nothing-here", "/v1/teams/x/y/z", "/oauth/nothing"])
+def test_unknown_api_paths_are_json_404_even_with_debug_on(settings, path):
+    settings.DEBUG = True
+    response = Client().get(path)
+    assert response.status_code == 404
+    assert response.json() == {"error": "not found"}
+
+
+def test_form_parsing_is_not_applied_to_v1_bodies(api_as, alice):
+    """A /v1 body is JSON whatever its declared type: a packet posted as a form (curl -d) whose
+    text holds many "&" is read as the packet, not parsed as (too many) form fields first."""
+    packet = packet_v02(goal="&" * 1024, next_step="&" * 1024)
+    response = api_as(alice).post(
+        "/v1/packets", raw=json.dumps(packet), content_type="application/x-www-form-urlencoded"
+    )
+    assert response.status_code == 201

@@ -47,6 +47,7 @@ def test_signed_out_visitors_get_the_landing_page_with_the_auth_command(client):
     response = client.get("/")
     assert response.status_code == 200
     assert '<pre class="cmd">ltm auth http://testserver</pre>' in response.content.decode()
+    assert '<pre class="cmd">pip install ./cli</pre>' in response.content.decode()
     assert "page" not in response.context
 
 
@@ -73,6 +74,7 @@ def test_list_shows_personal_and_team_packets_newest_first_and_nothing_else(alic
 def test_empty_list_says_how_to_connect_the_client(alice):
     body = signed_in(alice).get("/").content.decode()
     assert "No packets yet" in body
+    assert "pip install ./cli" in body
     assert "ltm auth http://testserver" in body
 
 
@@ -239,6 +241,15 @@ def test_deleting_a_strangers_packet_is_404(alice, carol):
     assert Packet.objects.filter(pk=packet.id).exists()
 
 
+@pytest.mark.parametrize("action", ["publish", "unpublish", "delete", "move"])
+@pytest.mark.parametrize("data", [{}, {"confirmed": "yes", "to": "personal"}])
+def test_every_action_on_a_strangers_packet_is_404_even_before_confirming(alice, carol, action, data):
+    packet = push(alice)
+    response = signed_in(carol).post(f"/packets/{packet.id}/{action}", data)
+    assert response.status_code == 404
+    assert Packet.objects.get(pk=packet.id).owner == alice
+
+
 def test_forms_need_the_csrf_token(alice):
     packet = push(alice)
     client = Client(enforce_csrf_checks=True)
@@ -286,3 +297,17 @@ def test_move_needs_a_target(alice):
     response = signed_in(alice).post(f"/packets/{packet.id}/move", {"to": "mars"}, follow=True)
     assert "Choose where to move the packet." in response.content.decode()
     assert json.loads(Packet.objects.get(pk=packet.id).body)["id"] == packet.id
+
+
+def test_an_id_holding_a_slash_is_listed_opened_and_deleted(alice):
+    """Ids are opaque (the API accepts "a/b"); the dashboard must link to and act on them too."""
+    push(alice, id="01SLASHED/PACKET/0001")
+    client = signed_in(alice)
+    listing = client.get("/")
+    assert listing.status_code == 200
+    assert b"/packets/01SLASHED/PACKET/0001" in listing.content
+    assert client.get("/packets/01SLASHED/PACKET/0001").status_code == 200
+    assert client.get("/packets/01SLASHED/PACKET/0001.json").status_code == 200
+    response = client.post("/packets/01SLASHED/PACKET/0001/delete", {"confirmed": "yes"})
+    assert response.status_code == 302
+    assert not Packet.objects.filter(pk="01SLASHED/PACKET/0001").exists()

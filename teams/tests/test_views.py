@@ -129,6 +129,12 @@ def test_any_member_creates_an_invite_link_shown_once(bob, team):
     assert invite.created_by == bob
 
 
+def test_an_invite_created_a_moment_ago_reads_just_now(alice, team):
+    invite_create(actor=alice, team=team)
+    body = signed_in(alice).get("/teams/core").content.decode()
+    assert "just now" in body and "0\xa0minutes" not in body
+
+
 def test_owner_revokes_an_invite_after_confirming(alice, team):
     invite, _ = invite_create(actor=alice, team=team)
     client = signed_in(alice)
