@@ -166,6 +166,36 @@ def test_account_pages_use_the_hub_layout(browser_as, path):
     assert 'class="topbar"' in page and "· ltm hub</title>" in page
 
 
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/accounts/login/",
+        "/accounts/signup/",
+        "/accounts/logout/",
+        "/accounts/password/reset/",
+        "/accounts/password/reset/done/",
+        "/accounts/password/reset/key/bad/",
+        "/accounts/password/reset/key/1-bad-key/",
+        "/accounts/password/reset/key/done/",
+        "/accounts/confirm-email/",
+        "/accounts/confirm-email/bad-key/",
+        "/accounts/inactive/",
+        "/accounts/password/change/",
+        "/accounts/email/",
+        "/accounts/reauthenticate/",
+    ],
+)
+@pytest.mark.parametrize("signed_in", [False, True], ids=["signed-out", "signed-in"])
+def test_every_allauth_page_answers_on_the_hub_layout(client, alice, path, signed_in):
+    if signed_in:
+        client.force_login(alice)
+    response = client.get(path)
+    assert response.status_code in (200, 302, 404)
+    if response.status_code != 302:
+        page = response.content.decode()
+        assert 'class="topbar"' in page and "ltm hub</title>" in page
+
+
 def test_sign_up_sends_a_verification_mail_and_returns_to_the_device_step(client, grant, mailoutbox):
     next_url = f"/device?user_code={grant.user_code}"
     response = client.post(
@@ -187,3 +217,22 @@ def test_sign_up_sends_a_verification_mail_and_returns_to_the_device_step(client
 def test_password_reset_mails_a_link(client, alice, mailoutbox):
     client.post("/accounts/password/reset/", {"email": alice.email})
     assert len(mailoutbox) == 1 and "/accounts/password/reset/key/" in mailoutbox[0].body
+
+
+def test_password_reset_link_sets_a_new_password_once(client, alice, mailoutbox):
+    import re
+
+    response = client.post("/accounts/password/reset/", {"email": alice.email}, follow=True)
+    assert "Check your mail" in response.content.decode()
+    link = re.search(r"http://testserver(/accounts/password/reset/key/\S+/)", mailoutbox[0].body).group(1)
+
+    form_page = client.get(link, follow=True)
+    assert "Choose a new password" in form_page.content.decode()
+    new_password = "a-brand-new-passphrase-42"
+    done = client.post(form_page.redirect_chain[-1][0], {"password1": new_password, "password2": new_password})
+    assert done.status_code == 302
+    alice.refresh_from_db()
+    assert alice.check_password(new_password)
+
+    again = Client().get(link, follow=True).content.decode()
+    assert "This reset link is not valid" in again

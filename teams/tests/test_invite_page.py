@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from accounts.models import User
 from teams.models import Invite, Membership
 from teams.services import invite_accept, invite_revoke
 from teams.tests.factories import make_invite, make_team
@@ -144,3 +145,46 @@ def test_team_names_are_escaped(client, make_user):
     html = client.get(f"/v1/invites/{code}").content.decode()
     assert "<script>alert(1)</script>" not in html
     assert "&lt;script&gt;" in html
+
+
+# A hub with sign-up closed (LTM_SIGNUP_OPEN=0) still lets an invitee sign up from the link.
+
+SIGNUP = {
+    "email": "erin@example.org",
+    "username": "erin",
+    "password1": "a-long-and-unusual-passphrase",
+    "password2": "a-long-and-unusual-passphrase",
+}
+
+
+def test_closed_sign_up_refuses_a_plain_sign_up(client, settings):
+    settings.LTM_SIGNUP_OPEN = False
+    response = client.post("/accounts/signup/", SIGNUP)
+    assert "closed" in response.content.decode().lower()
+    assert not User.objects.filter(username="erin").exists()
+
+
+def test_closed_sign_up_still_lets_an_invitee_sign_up_and_join(client, settings, alpha, invite):
+    settings.LTM_SIGNUP_OPEN = False
+    _, code = invite
+    next_path = f"/v1/invites/{code}"
+    assert 'name="username"' in client.get("/accounts/signup/", {"next": next_path}).content.decode()
+
+    response = client.post("/accounts/signup/", {**SIGNUP, "next": next_path})
+    assert response.status_code == 302 and response["Location"] == next_path
+
+    joined = client.post(next_path)
+    assert joined.status_code == 302
+    assert Membership.objects.filter(team=alpha, user__username="erin").exists()
+
+
+@pytest.mark.parametrize("kind", ["unknown", "used", "not-an-invite"])
+def test_closed_sign_up_needs_a_usable_invite(client, settings, carol, invite, kind):
+    settings.LTM_SIGNUP_OPEN = False
+    _, code = invite
+    next_path = {"unknown": "/v1/invites/" + "f" * 48, "used": f"/v1/invites/{code}", "not-an-invite": "/teams"}[kind]
+    if kind == "used":
+        invite_accept(code=code, user=carol)
+    response = client.post("/accounts/signup/", {**SIGNUP, "next": next_path})
+    assert "closed" in response.content.decode().lower()
+    assert not Membership.objects.filter(user__username="erin").exists()
