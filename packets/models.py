@@ -35,9 +35,9 @@ class Packet(models.Model):
         indexes = [
             # Personal list: the newest of one owner's personal packets.
             models.Index(
-                fields=["owner", "-created_at"], condition=Q(team__isnull=True), name="packet_personal_newest"
+                fields=["owner", "-created_at", "-id"], condition=Q(team__isnull=True), name="packet_personal_newest"
             ),
-            models.Index(fields=["team", "-created_at"], name="packet_team_newest"),
+            models.Index(fields=["team", "-created_at", "-id"], name="packet_team_newest"),
             # The chain on a packet's page: its children, found by their parent_id.
             models.Index(fields=["parent_id"], name="packet_parent"),
         ]
