@@ -34,6 +34,11 @@ def bob(make_user):
 
 
 @pytest.fixture
+def carol(make_user):
+    return make_user("carol")
+
+
+@pytest.fixture
 def api_as(make_token):
     """api_as(user) -> an ApiClient carrying a fresh personal token of that user."""
 

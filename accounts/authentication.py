@@ -4,12 +4,17 @@ from dataclasses import dataclass, field
 
 from rest_framework import authentication, exceptions, permissions
 
+from accounts.device import oauth_access_token_find
 from accounts.models import ApiToken, hash_token
 from accounts.services import api_token_touch
-from accounts.device import oauth_access_token_find
 
 READ = "read"
 WRITE = "write"
+# What a token without the needed scope hears (the API and the invite accept say the same).
+SCOPE_REFUSED = {
+    READ: "this token's scope does not allow reading (it needs 'read')",
+    WRITE: "this token's scope does not allow this request (it needs 'write')",
+}
 
 
 @dataclass
@@ -38,7 +43,7 @@ def authenticate_bearer(plaintext: str):
     )
     if token is None:
         return _authenticate_oauth(plaintext)
-    api_token_touch(token)
+    api_token_touch(token=token)
     return token.user, BearerCredential(kind="api", token=token)
 
 
@@ -68,11 +73,10 @@ class BearerAuthentication(authentication.BaseAuthentication):
 class TokenScopeAllowsMethod(permissions.BasePermission):
     """Scope `read` allows GET/HEAD/OPTIONS; `write` allows POST and DELETE."""
 
-    message = "this token's scope does not allow this request (it needs 'write')"
+    message = SCOPE_REFUSED[WRITE]
 
     def has_permission(self, request, view):
         scopes = getattr(request.auth, "scopes", frozenset())
         needed = READ if request.method in permissions.SAFE_METHODS else WRITE
-        if needed == READ:
-            self.message = "this token's scope does not allow reading (it needs 'read')"
+        self.message = SCOPE_REFUSED[needed]
         return needed in scopes

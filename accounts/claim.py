@@ -6,8 +6,9 @@ sets an email and a password (and is signed in).
 
 The code is a signed value (django.core.signing, keyed by SECRET_KEY), so there is no table to
 keep: it names the user, its expiry (CLAIM_LINK_LIFETIME) and a fingerprint of the user's current
-password hash. Setting the password changes that hash, which is what makes the link single use. Only accounts without a usable password can be claimed: a token must not
-be enough to replace an existing password.
+password hash. Setting the password changes that hash, which is what makes the link single use.
+Only accounts without a usable password can be claimed: a token must not be enough to replace an
+existing password.
 """
 
 import hashlib
@@ -28,6 +29,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
+from hub.api import rfc3339
 from hub.errors import BadRequest, Conflict, Gone
 from hub.links import external_url
 
@@ -113,17 +115,16 @@ class ClaimLinkApi(APIView):
     def post(self, request):
         code, expires_at = claim_code_create(user=request.user)
         url = external_url(request, f"/claim/{code}")
-        return Response({"url": url, "expires_at": expires_at.isoformat().replace("+00:00", "Z")}, status=201)
+        return Response({"url": url, "expires_at": rfc3339(expires_at)}, status=201)
+
+
+NEW_PASSWORD = forms.PasswordInput(attrs={"autocomplete": "new-password"})
 
 
 class ClaimForm(forms.Form):
     email = forms.EmailField(label="Email", widget=forms.EmailInput(attrs={"autocomplete": "email"}))
-    password1 = forms.CharField(
-        label="Password", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
-    )
-    password2 = forms.CharField(
-        label="Password (again)", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
-    )
+    password1 = forms.CharField(label="Password", strip=False, widget=NEW_PASSWORD)
+    password2 = forms.CharField(label="Password (again)", strip=False, widget=NEW_PASSWORD)
 
     def clean(self):
         data = super().clean()

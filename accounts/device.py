@@ -11,7 +11,6 @@ state for "token already issued", and without one a device_code could be exchang
 again.
 """
 
-import hashlib
 import re
 import secrets
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from oauth2_provider.models import (
     revoke_access_token,
 )
 
+from accounts.models import hash_token
 from accounts.services import LAST_USED_RESOLUTION
 from hub.errors import NotFound
 
@@ -46,6 +46,7 @@ SLOW_DOWN_STEP = 5  # RFC 8628 section 3.5: the client adds 5 s on slow_down, an
 POLL_GRACE = timedelta(milliseconds=500)
 
 REDEEMED = "redeemed"
+ALREADY_REDEEMED = "this device_code has already been exchanged for a token"
 
 # Brute force on the verification page: failed code entries per window, per person and per address.
 CODE_ENTRY_WINDOW = timedelta(hours=1)
@@ -95,7 +96,7 @@ def oauth_access_token_find(plaintext: str):
     """The live access token with this value (matched by its SHA-256 checksum), or None.
     Records its use in `updated` at most once per LAST_USED_RESOLUTION."""
     model = get_access_token_model()
-    checksum = hashlib.sha256(plaintext.encode("utf-8")).hexdigest()
+    checksum = hash_token(plaintext)
     now = timezone.now()
     token = (
         model.objects.select_related("user", "application")
@@ -113,7 +114,8 @@ def device_revoke(*, user, device_id) -> None:
     """Sign a device out: its token stops working at once. Someone else's id answers 404."""
     token = None
     if str(device_id).isdigit():
-        token = get_access_token_model().objects.select_for_update().filter(user=user, pk=int(device_id)).first()
+        tokens = get_access_token_model().objects.select_for_update()
+        token = tokens.filter(user=user, pk=int(device_id)).first()
     if token is None:
         raise NotFound("device not found")
     revoke_access_token(token)
@@ -215,7 +217,8 @@ def device_grant_decide(*, user, address: str, raw_code: str, approve: bool):
         pk=grant.pk, status=model.AUTHORIZATION_PENDING, expires__gt=timezone.now()
     ).update(status=model.AUTHORIZED if approve else model.DENIED, user=user)
     if not decided:
-        raise CodeProblem(_problem_with(model.objects.filter(pk=grant.pk).first()) or "This code has already been used.")
+        problem = _problem_with(model.objects.filter(pk=grant.pk).first())
+        raise CodeProblem(problem or "This code has already been used.")
     grant.refresh_from_db()
     return grant
 
@@ -255,7 +258,7 @@ def device_poll_check(*, device_code: str, client_id: str):
     if grant is None:
         raise PollError("invalid_grant", "unknown device_code")
     if grant.status == REDEEMED:
-        raise PollError("invalid_grant", "this device_code has already been exchanged for a token")
+        raise PollError("invalid_grant", ALREADY_REDEEMED)
     if grant.status == model.DENIED:
         raise PollError("access_denied", "the sign-in was denied")
     now = timezone.now()

@@ -1,9 +1,11 @@
 from django import forms
 
+from accounts.models import DISPLAY_MAX_LENGTH, TOKEN_NAME_MAX_LENGTH
+
 
 class TokenCreateForm(forms.Form):
     name = forms.CharField(
-        max_length=64,
+        max_length=TOKEN_NAME_MAX_LENGTH,
         label="Token name",
         help_text="Where it will live, e.g. laptop or ci.",
         widget=forms.TextInput(attrs={"placeholder": "laptop", "autocomplete": "off"}),
@@ -12,7 +14,7 @@ class TokenCreateForm(forms.Form):
 
 class DisplayNameForm(forms.Form):
     display = forms.CharField(
-        max_length=80,
+        max_length=DISPLAY_MAX_LENGTH,
         required=False,
         label="Display name",
         help_text="The name your teams see. Leave it empty to show your username.",

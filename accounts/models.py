@@ -5,13 +5,16 @@ from django.db import models
 
 from hub.ids import new_id
 
+DISPLAY_MAX_LENGTH = 80
+TOKEN_NAME_MAX_LENGTH = 64
+
 
 class User(AbstractUser):
     """A person. The id is a ULID string, as every id on the wire."""
 
     id = models.CharField(primary_key=True, max_length=26, default=new_id, editable=False)
     display = models.CharField(
-        max_length=80, blank=True, help_text="The name teams see. Empty: the username."
+        max_length=DISPLAY_MAX_LENGTH, blank=True, help_text="The name teams see. Empty: the username."
     )
 
     @property
@@ -30,7 +33,7 @@ class ApiToken(models.Model):
 
     id = models.CharField(primary_key=True, max_length=26, default=new_id, editable=False)
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
-    name = models.CharField(max_length=64)
+    name = models.CharField(max_length=TOKEN_NAME_MAX_LENGTH)
     token_hash = models.CharField(max_length=64, unique=True)
     hint = models.CharField(max_length=16, help_text="The first characters, to recognise it.")
     created_at = models.DateTimeField(auto_now_add=True)

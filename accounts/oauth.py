@@ -24,7 +24,6 @@ do what the contract needs, we go around it here, and only there:
 """
 
 import json
-import secrets
 
 from django.db import transaction
 from django.http import JsonResponse
@@ -36,7 +35,7 @@ from oauth2_provider.settings import oauth2_settings
 from oauthlib.oauth2 import DeviceApplicationServer, Server
 
 from accounts import device
-from accounts.models import ApiToken
+from accounts.services import new_token_plaintext
 from hub.links import external_url
 
 FORM_TYPE = "application/x-www-form-urlencoded"
@@ -45,8 +44,8 @@ NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 
 
 def access_token_generator(request, refresh_token=False) -> str:
-    """OAUTH2_PROVIDER["ACCESS_TOKEN_GENERATOR"]: 256 random bits behind a fixed prefix."""
-    return ApiToken.PREFIX + secrets.token_urlsafe(32)
+    """OAUTH2_PROVIDER["ACCESS_TOKEN_GENERATOR"]: the same shape as a personal API token."""
+    return new_token_plaintext()
 
 
 def _token_lifetime_seconds(request) -> int:
@@ -127,12 +126,14 @@ class TokenView(dot_views.TokenView):
 
     def device_flow_token_response(self, request, device_code, *args, **kwargs):
         try:
-            grant = device.device_poll_check(device_code=device_code, client_id=request.POST.get("client_id", ""))
+            grant = device.device_poll_check(
+                device_code=device_code, client_id=request.POST.get("client_id", "")
+            )
         except device.PollError as error:
             return _oauth_error(error.error, error.description, error.status)
         with transaction.atomic():
             if not device.device_grant_redeem(grant=grant):
-                return _oauth_error("invalid_grant", "this device_code has already been exchanged for a token")
+                return _oauth_error("invalid_grant", device.ALREADY_REDEEMED)
             _url, headers, body, status = self.create_token_response(request)
             if status != 200:
                 transaction.set_rollback(True)  # the grant stays redeemable

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from accounts.models import ApiToken, User, hash_token
+from accounts.models import DISPLAY_MAX_LENGTH, TOKEN_NAME_MAX_LENGTH, ApiToken, User, hash_token
 from hub.errors import BadRequest, Conflict, NotFound
 
 # Refresh last_used_at at most this often, so reads don't write on every request.
@@ -42,8 +42,8 @@ def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
     name = (name or "").strip()
     if not name:
         raise BadRequest("a token needs a name, e.g. laptop or ci")
-    if len(name) > 64:
-        raise BadRequest("a token name is at most 64 characters")
+    if len(name) > TOKEN_NAME_MAX_LENGTH:
+        raise BadRequest(f"a token name is at most {TOKEN_NAME_MAX_LENGTH} characters")
     plaintext = new_token_plaintext()
     token = ApiToken.objects.create(
         user=user, name=name, token_hash=hash_token(plaintext), hint=plaintext[:8]
@@ -61,7 +61,7 @@ def api_token_revoke(*, user: User, token_id: str) -> ApiToken:
     return token
 
 
-def api_token_touch(token: ApiToken) -> None:
+def api_token_touch(*, token: ApiToken) -> None:
     """Record use, at most once per LAST_USED_RESOLUTION."""
     now = timezone.now()
     if token.last_used_at is None or now - token.last_used_at >= LAST_USED_RESOLUTION:
@@ -73,8 +73,8 @@ def api_token_touch(token: ApiToken) -> None:
 def user_update_display(*, user: User, display: str) -> User:
     """Set the name teams see; empty falls back to the username."""
     display = (display or "").strip()
-    if len(display) > 80:
-        raise BadRequest("a display name is at most 80 characters")
+    if len(display) > DISPLAY_MAX_LENGTH:
+        raise BadRequest(f"a display name is at most {DISPLAY_MAX_LENGTH} characters")
     user.display = display
     user.save(update_fields=["display"])
     return user
@@ -90,8 +90,9 @@ def user_delete(*, user: User) -> None:
     """
     from packets.models import Packet
     from teams.models import Team
+    from teams.selectors import teams_owned
 
-    owned = list(Team.objects.filter(owner=user).order_by("name").values_list("name", flat=True))
+    owned = list(teams_owned(viewer=user).values_list("name", flat=True))
     if owned:
         raise Conflict(
             "transfer or delete the teams you own before deleting your account: " + ", ".join(owned)

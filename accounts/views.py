@@ -8,13 +8,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from accounts import services
+from accounts import device, services
 from accounts.dashboard import Confirm, dashboard_action
-from accounts.device import device_revoke, devices_for_user
 from accounts.forms import DisplayNameForm, TokenCreateForm
 from hub.errors import HubError
-from hub.links import external_url
-from teams.models import Team
+from hub.links import hub_url
+from teams.selectors import teams_owned
 
 # The plaintext of a token just created waits here for the next page view, then is gone.
 NEW_TOKEN_SESSION_KEY = "dashboard_new_token"
@@ -37,8 +36,8 @@ def tokens(request):
         "form": form,
         "new_token": request.session.pop(NEW_TOKEN_SESSION_KEY, None) if request.method == "GET" else None,
         "api_tokens": request.user.api_tokens.all(),
-        "devices": devices_for_user(viewer=request.user),
-        "hub_url": external_url(request, "/").rstrip("/"),
+        "devices": device.devices_for_user(viewer=request.user),
+        "hub_url": hub_url(request),
     }
     return render(request, "accounts/tokens.html", context, status=400 if form.errors else 200)
 
@@ -64,8 +63,8 @@ def token_revoke(request, token_id):
 
 @login_required
 @require_POST
-def device_revoke_view(request, device_id):
-    if not any(device.id == device_id for device in devices_for_user(viewer=request.user)):
+def device_revoke(request, device_id):
+    if not any(signed_in.id == device_id for signed_in in device.devices_for_user(viewer=request.user)):
         raise Http404("device not found")  # someone else's: 404, not the question
     return dashboard_action(
         request,
@@ -73,7 +72,7 @@ def device_revoke_view(request, device_id):
             "Sign this device out?", button="Revoke device",
             message="The ltm client on that device stops working until it runs `ltm auth` again.",
         ),
-        call=lambda: device_revoke(user=request.user, device_id=device_id),
+        call=lambda: device.device_revoke(user=request.user, device_id=device_id),
         success="Device signed out.",
         back=reverse("tokens"),
     )
@@ -93,7 +92,7 @@ def account(request):
             return redirect("account")
     context = {
         "form": form,
-        "owned_teams": Team.objects.filter(owner=request.user).order_by("name"),
+        "owned_teams": teams_owned(viewer=request.user),
     }
     return render(request, "accounts/account.html", context, status=400 if form.errors else 200)
 

@@ -1,4 +1,4 @@
-"""Glue shared by every /v1 endpoint: one error shape, `{"error": "<message>"}`."""
+"""Glue shared by every /v1 endpoint: one error shape, `{"error": "<message>"}`, one time format."""
 
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions
@@ -44,4 +44,9 @@ def _flatten(detail) -> str:
 
 def json_error(message: str, status: int) -> JsonResponse:
     return JsonResponse({"error": message}, status=status)
+
+
+def rfc3339(moment) -> str:
+    """A timestamp as the wire carries it: ISO 8601, UTC written `Z`."""
+    return moment.isoformat().replace("+00:00", "Z")
 

@@ -12,3 +12,8 @@ def external_url(request, path: str) -> str:
     if settings.LTM_EXTERNAL_URL:
         return settings.LTM_EXTERNAL_URL + path
     return request.build_absolute_uri(path)
+
+
+def hub_url(request) -> str:
+    """This hub's base URL, as `ltm auth <url>` should name it (no trailing slash)."""
+    return external_url(request, "/").rstrip("/")

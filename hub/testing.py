@@ -5,6 +5,13 @@ import json
 from django.test import Client
 
 
+def signed_in(user, **options) -> Client:
+    """Django's test client with `user` signed in (a session, as the dashboard uses)."""
+    client = Client(**options)
+    client.force_login(user)
+    return client
+
+
 class ApiClient:
     """Django's test client with a bearer token and JSON helpers, as the ltm client calls the hub."""
 

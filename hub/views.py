@@ -38,8 +38,3 @@ def bad_request(request, exception=None):
     if _is_api(request):
         return json_error("bad request", 400)
     return render(request, "400.html", status=400)
-
-
-def home(request):
-    """The front page: what the hub is and how to connect the `ltm` client to it."""
-    return render(request, "home.html", {"hub_url": request.build_absolute_uri("/").rstrip("/")})

@@ -1,12 +1,15 @@
 """The wire API for packets: POST/GET /v1/packets, GET/DELETE /v1/packets/{id},
 POST/DELETE /v1/packets/{id}/publish."""
 
+import re
+
 from django.http import HttpResponse
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from hub.parsers import NUL_MESSAGE, contains_nul
+from hub.api import rfc3339
 from hub.errors import BadRequest, HubError
+from hub.parsers import NUL_MESSAGE, contains_nul
 from ltm.packet import MAX_PACKET_BYTES, PacketError, parse_packet
 from packets import selectors, services
 from packets.public_views import public_url
@@ -20,6 +23,17 @@ class LengthRequired(HubError):
 def _team_param(request):
     name = request.query_params.get("team")
     return team_get_for_member(viewer=request.user, name=name) if name else None
+
+
+def _limit_param(request) -> int:
+    """?limit=: not a number, 0 or less, or over 500 falls back to 50. A number is what Go's
+    strconv.Atoi reads (a sign, then ASCII digits); int() alone would also take " 5", "1_0" and
+    other scripts' digits. Longer digit strings are over 500 anyway (and int() refuses 4,300+)."""
+    raw = request.query_params.get("limit")
+    if not (isinstance(raw, str) and re.fullmatch(r"[+-]?[0-9]{1,18}", raw)):
+        return selectors.DEFAULT_LIMIT
+    limit = int(raw)
+    return limit if 0 < limit <= selectors.MAX_LIMIT else selectors.DEFAULT_LIMIT
 
 
 def _read_packet(request) -> dict:
@@ -45,10 +59,6 @@ def _read_packet(request) -> dict:
     return packet
 
 
-def rfc3339(moment) -> str:
-    return moment.isoformat().replace("+00:00", "Z")
-
-
 class PacketCollection(APIView):
     def post(self, request):
         team = _team_param(request)
@@ -58,8 +68,7 @@ class PacketCollection(APIView):
 
     def get(self, request):
         team = _team_param(request)
-        limit = selectors.parse_limit(request.query_params.get("limit"))
-        packets = selectors.packet_list(viewer=request.user, team=team, limit=limit)
+        packets = selectors.packet_list(viewer=request.user, team=team, limit=_limit_param(request))
         return Response(
             {"packets": [{"id": p.id, "created_at": rfc3339(p.created_at), "goal": p.goal} for p in packets]}
         )

@@ -4,12 +4,24 @@ PERSONAL = "personal"
 TEAM_PREFIX = "team:"
 
 
+def team_choice(team) -> tuple[str, str]:
+    """A team as a scope choice: ("team:<name>", "Team <name>")."""
+    return TEAM_PREFIX + team.name, f"Team {team.name}"
+
+
+def scope_team_name(scope: str) -> str | None:
+    """The team name in a "team:<name>" scope; None for any other scope."""
+    return scope.removeprefix(TEAM_PREFIX) if scope.startswith(TEAM_PREFIX) else None
+
+
 class PacketFilterForm(forms.Form):
     """The packet list's filters, read from the query string. `scope` is "" (everything),
     "personal", or "team:<name>" (team names can be any valid name, "personal" included)."""
 
-    q = forms.CharField(required=False, max_length=200, label="Search",
-                        widget=forms.TextInput(attrs={"type": "search", "placeholder": "Search goal and next step"}))
+    q = forms.CharField(
+        required=False, max_length=200, label="Search",
+        widget=forms.TextInput(attrs={"type": "search", "placeholder": "Search goal and next step"}),
+    )
     scope = forms.ChoiceField(required=False, label="Scope")
     tag = forms.CharField(required=False, max_length=100, label="Tag")
     project = forms.CharField(required=False, max_length=128, label="Project")
@@ -17,7 +29,7 @@ class PacketFilterForm(forms.Form):
     def __init__(self, *args, teams=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["scope"].choices = [("", "All packets"), (PERSONAL, "Personal")] + [
-            (TEAM_PREFIX + team.name, f"Team {team.name}") for team in teams
+            team_choice(team) for team in teams
         ]
 
     def search_arguments(self) -> dict:
@@ -27,7 +39,7 @@ class PacketFilterForm(forms.Form):
         scope = self.cleaned_data["scope"]
         return {
             "personal": scope == PERSONAL,
-            "team_name": scope.removeprefix(TEAM_PREFIX) if scope.startswith(TEAM_PREFIX) else "",
+            "team_name": scope_team_name(scope) or "",
             "tag": self.cleaned_data["tag"],
             "project": self.cleaned_data["project"],
             "text": self.cleaned_data["q"],

@@ -9,12 +9,13 @@ style that is not one of the hub's static files.
 import json
 
 from django.conf import settings
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_safe
 
+from hub.api import json_error
 from hub.errors import NotFound
 from hub.links import external_url
 from ltm.resume import render_resume
@@ -56,7 +57,7 @@ def packet_json(request, slug):
     try:
         packet = selectors.packet_get_published(slug=slug)
     except NotFound as exc:
-        return _public(JsonResponse({"error": exc.message}, status=404))
+        return _public(json_error(exc.message, 404))
     return _public(HttpResponse(packet.body, content_type="application/json"))
 
 

@@ -1,7 +1,5 @@
 """Reads of packets, always scoped by the viewer so nobody sees what they may not."""
 
-import re
-
 from django.db.models import Q
 
 from hub.errors import NotFound
@@ -10,16 +8,6 @@ from teams.selectors import is_member
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 500
-
-
-def parse_limit(raw) -> int:
-    """The contract: not a number, 0 or less, or over 500 falls back to 50. A number is what Go's
-    strconv.Atoi reads (a sign, then ASCII digits); int() alone would also take " 5", "1_0" and
-    other scripts' digits. Longer digit strings are over 500 anyway (and int() refuses 4,300+)."""
-    if not (isinstance(raw, str) and re.fullmatch(r"[+-]?[0-9]{1,18}", raw)):
-        return DEFAULT_LIMIT
-    limit = int(raw)
-    return limit if 0 < limit <= MAX_LIMIT else DEFAULT_LIMIT
 
 
 def packets_visible_to(viewer):
@@ -32,7 +20,10 @@ def packets_visible_to(viewer):
 def packet_list(*, viewer, team=None, limit: int = DEFAULT_LIMIT):
     """Newest first: the viewer's personal packets, or the packets of `team` (a team the viewer
     is a member of, see teams.selectors.team_get_for_member)."""
-    packets = Packet.objects.filter(team=team) if team else Packet.objects.filter(owner=viewer, team__isnull=True)
+    if team:
+        packets = Packet.objects.filter(team=team)
+    else:
+        packets = Packet.objects.filter(owner=viewer, team__isnull=True)
     return packets.order_by("-created_at", "-id").only("id", "created_at", "goal")[:limit]
 
 
@@ -42,7 +33,7 @@ def packet_get(*, viewer, packet_id: str) -> Packet:
     if packet is not None:
         if packet.team_id is None and packet.owner_id == viewer.pk:
             return packet
-        if packet.team_id is not None and is_member(user=viewer, team_id=packet.team_id):
+        if packet.team_id is not None and is_member(viewer=viewer, team_id=packet.team_id):
             return packet
     raise NotFound("packet not found")
 
@@ -105,8 +96,9 @@ def packet_published_children(*, packet: Packet) -> list[Packet]:
 
 
 def packet_viewer_rights(*, viewer, packet: Packet) -> dict:
-    """Which buttons the viewer gets on a packet's page. The services enforce the same rules:
-    delete and publish for the creator or the team's owner; move for the creator only."""
+    """What the viewer may do with a packet: "change" (delete, publish) for the creator or the
+    team's owner; "move" for the creator only. The packet's page shows its buttons from this, and
+    packets.services checks it before every change."""
     is_creator = packet.owner_id == viewer.pk
     owns_team = packet.team is not None and packet.team.owner_id == viewer.pk
     return {"change": is_creator or owns_team, "move": is_creator}

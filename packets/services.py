@@ -8,7 +8,8 @@ from django.utils import timezone
 from hub.errors import Conflict, Forbidden, NotFound
 from ltm.packet import canonical_json, parse_timestamp
 from packets.models import Packet
-from packets.selectors import packets_visible_to
+from packets.selectors import packet_viewer_rights, packets_visible_to
+from teams.selectors import is_member
 
 
 def _columns(packet: dict) -> dict:
@@ -50,9 +51,10 @@ def packet_push(*, user, packet: dict, team=None) -> tuple[Packet, bool]:
     return existing, False
 
 
-def _packet_for_change(*, user, packet_id: str) -> Packet:
-    """A packet the user may delete or publish: personal ones of the owner; team ones of their
-    creator (even after leaving the team) or the team's owner. Others: 404, or 403 for a member."""
+def _packet_locked_for(*, user, packet_id: str, right: str, refusal: str) -> Packet:
+    """The packet, locked, if `user` has `right` on it ("change": delete and publish; "move"; see
+    packets.selectors.packet_viewer_rights, which the packet's page uses for its buttons).
+    Someone who can see the packet but lacks the right gets 403 `refusal`; anyone else 404."""
     packet = (
         Packet.objects.select_for_update(of=("self",))
         .select_related("team")
@@ -61,13 +63,18 @@ def _packet_for_change(*, user, packet_id: str) -> Packet:
     )
     if packet is None:
         raise NotFound("packet not found")
-    if packet.owner_id == user.pk:
+    if packet_viewer_rights(viewer=user, packet=packet)[right]:
         return packet
-    if packet.team is not None and packet.team.owner_id == user.pk:
-        return packet
-    if packet.team is not None and packets_visible_to(user).filter(pk=packet_id).exists():
-        raise Forbidden("only the packet's creator or the team owner can do this")
+    if packets_visible_to(user).filter(pk=packet_id).exists():
+        raise Forbidden(refusal)
     raise NotFound("packet not found")
+
+
+def _packet_for_change(*, user, packet_id: str) -> Packet:
+    return _packet_locked_for(
+        user=user, packet_id=packet_id, right="change",
+        refusal="only the packet's creator or the team owner can do this",
+    )
 
 
 @transaction.atomic
@@ -79,14 +86,10 @@ def packet_delete(*, user, packet_id: str) -> None:
 def packet_move(*, user, packet_id: str, team) -> Packet:
     """Move a packet between the creator's personal scope and one of the creator's teams
     (`team=None`: personal). Scope is metadata: the packet's JSON is not touched."""
-    packet = Packet.objects.select_for_update(of=("self",)).filter(pk=packet_id).first()
-    if packet is None:
-        raise NotFound("packet not found")
-    if packet.owner_id != user.pk:
-        if packets_visible_to(user).filter(pk=packet_id).exists():
-            raise Forbidden("only the packet's creator can move it")
-        raise NotFound("packet not found")
-    if team is not None and not team.memberships.filter(user=user).exists():
+    packet = _packet_locked_for(
+        user=user, packet_id=packet_id, right="move", refusal="only the packet's creator can move it"
+    )
+    if team is not None and not is_member(viewer=user, team_id=team.pk):
         raise NotFound("team not found")
     packet.team = team
     packet.save(update_fields=["team"])

@@ -12,19 +12,14 @@ from django.views.decorators.http import require_POST
 
 from accounts.dashboard import Confirm, dashboard_action
 from hub.errors import NotFound
-from hub.links import external_url
+from hub.links import hub_url
 from ltm.resume import render_resume
 from packets import selectors, services
-from packets.forms import PERSONAL, TEAM_PREFIX, PacketFilterForm
+from packets.forms import PERSONAL, PacketFilterForm, scope_team_name, team_choice
 from packets.public_views import public_url
 from teams.selectors import team_get_for_member, teams_for_user
 
 PAGE_SIZE = 20
-
-
-def hub_url(request) -> str:
-    """This hub's base URL, as `ltm auth <url>` should name it."""
-    return external_url(request, "/").rstrip("/")
 
 
 def home(request):
@@ -64,9 +59,7 @@ def packet_detail(request, packet_id):
         if packet.team_id is not None:
             move_targets.append((PERSONAL, "Personal"))
         move_targets += [
-            (TEAM_PREFIX + team.name, f"Team {team.name}")
-            for team in teams_for_user(viewer=request.user)
-            if team.pk != packet.team_id
+            team_choice(team) for team in teams_for_user(viewer=request.user) if team.pk != packet.team_id
         ]
     context = {
         "record": packet,
@@ -131,7 +124,8 @@ def packet_delete(request, packet_id):
         request,
         confirm=Confirm(
             "Delete this packet?", button="Delete packet",
-            message="It is removed from the hub for everyone who can see it, and its public page goes with it.",
+            message="It is removed from the hub for everyone who can see it, "
+            "and its public page goes with it.",
         ),
         call=lambda: services.packet_delete(user=request.user, packet_id=packet_id),
         success="Packet deleted.",
@@ -146,17 +140,18 @@ def packet_move(request, packet_id):
     """Move to "personal" or "team:<name>" (the choices offered on the packet's page)."""
     _visible_packet(request, packet_id)
     target = request.POST.get("to", "")
+    team_name = scope_team_name(target)
     if target == PERSONAL:
         team = None
-    elif target.startswith(TEAM_PREFIX):
+    elif team_name is not None:
         try:
-            team = team_get_for_member(viewer=request.user, name=target.removeprefix(TEAM_PREFIX))
+            team = team_get_for_member(viewer=request.user, name=team_name)
         except NotFound:
             messages.error(request, "You are not a member of that team.")
-            return redirect("packet-detail", packet_id=packet_id)
+            return redirect(_detail_url(packet_id))
     else:
         messages.error(request, "Choose where to move the packet.")
-        return redirect("packet-detail", packet_id=packet_id)
+        return redirect(_detail_url(packet_id))
     return dashboard_action(
         request,
         call=lambda: services.packet_move(user=request.user, packet_id=packet_id, team=team),

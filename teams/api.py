@@ -8,9 +8,9 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.authentication import WRITE, authenticate_bearer, bearer_from_header
+from accounts.authentication import SCOPE_REFUSED, WRITE, authenticate_bearer, bearer_from_header
+from hub.api import rfc3339
 from hub.errors import BadRequest, Forbidden
-from packets.api import rfc3339
 from teams import selectors, services
 
 
@@ -29,7 +29,9 @@ def _team(request, name):
 
 
 def _team_json(team) -> dict:
-    return {"id": team.id, "name": team.name, "owner_id": team.owner_id, "created_at": rfc3339(team.created_at)}
+    return {
+        "id": team.id, "name": team.name, "owner_id": team.owner_id, "created_at": rfc3339(team.created_at),
+    }
 
 
 def _member_json(membership) -> dict:
@@ -88,10 +90,12 @@ class TeamLeave(APIView):
 class TeamInvites(APIView):
     def post(self, request, name):
         invite, code = services.invite_create(actor=request.user, team=_team(request, name))
-        return Response(
-            {"code": code, "url": selectors.invite_url(request, code), "expires_at": rfc3339(invite.expires_at)},
-            status=201,
-        )
+        answer = {
+            "code": code,
+            "url": selectors.invite_url(request, code),
+            "expires_at": rfc3339(invite.expires_at),
+        }
+        return Response(answer, status=201)
 
     def get(self, request, name):
         """Hub extension: the pending invites (no codes: only their hashes are stored)."""
@@ -121,7 +125,10 @@ class InviteAccept(APIView):
         body = _body(request)
         user = self._caller(request)
         user, team, token = services.invite_accept(code=code, user=user, display=body.get("display"))
-        answer = {"user": {"id": user.id, "display": user.display_name}, "team": {"id": team.id, "name": team.name}}
+        answer = {
+            "user": {"id": user.id, "display": user.display_name},
+            "team": {"id": team.id, "name": team.name},
+        }
         if token is not None:
             answer["token"] = token
         return Response(answer, status=201)
@@ -134,5 +141,5 @@ class InviteAccept(APIView):
             return None
         user, credential = found
         if WRITE not in credential.scopes:
-            raise Forbidden("this token's scope does not allow this request (it needs 'write')")
+            raise Forbidden(SCOPE_REFUSED[WRITE])
         return user

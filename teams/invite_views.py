@@ -5,43 +5,23 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
-from django.urls import NoReverseMatch, reverse
-from django.utils import timezone
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from hub.errors import Gone
 from teams import selectors, services
-from teams.models import Membership
+from teams.views import team_page_url
 
 
-def team_page_url(team) -> str:
-    try:
-        return reverse("team-detail", kwargs={"name": team.name})
-    except NoReverseMatch:  # the dashboard's team page is not mounted (yet)
-        return f"/teams/{team.name}"
-
-
-def _state(invite, now) -> str:
-    if invite is None:
-        return "unknown"
-    if invite.used_at is not None:
-        return "used"
-    if invite.revoked_at is not None:
-        return "revoked"
-    if now >= invite.expires_at:
-        return "expired"
-    return "valid"
+def _viewer_is_member(request, team) -> bool:
+    return request.user.is_authenticated and selectors.is_member(viewer=request.user, team_id=team.pk)
 
 
 def _gone(request, invite, state):
     # Unknown codes are a 404; links that existed but can no longer be used are a 410.
     status = 404 if state == "unknown" else 410
-    is_member = (
-        invite is not None
-        and request.user.is_authenticated
-        and Membership.objects.filter(team=invite.team, user=request.user).exists()
-    )
+    is_member = invite is not None and _viewer_is_member(request, invite.team)
     context = {"state": state, "invite": invite, "is_member": is_member}
     if is_member:
         context["team_url"] = team_page_url(invite.team)
@@ -52,7 +32,7 @@ def _gone(request, invite, state):
 @require_http_methods(["GET", "POST"])
 def invite_page(request, code):
     invite = selectors.invite_get_for_page(code=code)
-    state = _state(invite, timezone.now())
+    state = invite.state() if invite is not None else "unknown"
     if state != "valid":
         return _gone(request, invite, state)
 
@@ -66,16 +46,13 @@ def invite_page(request, code):
         messages.success(request, f"You joined the team {team.name}.")
         return redirect(team_page_url(team))
 
-    is_member = request.user.is_authenticated and Membership.objects.filter(
-        team=invite.team, user=request.user
-    ).exists()
     return render(
         request,
         "teams/invite.html",
         {
             "invite": invite,
             "team": invite.team,
-            "is_member": is_member,
+            "is_member": _viewer_is_member(request, invite.team),
             "team_url": team_page_url(invite.team),
             "login_url": _with_next(reverse("account_login"), request.path),
             "signup_url": _with_next(reverse("account_signup"), request.path),

@@ -48,6 +48,13 @@ def invite_code_hash(code: str) -> str:
     return hashlib.sha256(code.encode("utf-8")).hexdigest()
 
 
+class InviteQuerySet(models.QuerySet):
+    def usable(self, now=None):
+        """Invites that can still be accepted: unused, unrevoked and unexpired."""
+        now = now or timezone.now()
+        return self.filter(used_at__isnull=True, revoked_at__isnull=True, expires_at__gt=now)
+
+
 class Invite(models.Model):
     """A single-use link into a team, valid for 7 days after it was minted.
 
@@ -66,9 +73,12 @@ class Invite(models.Model):
     expires_at = models.DateTimeField()
     used_at = models.DateTimeField(null=True, blank=True)
     used_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="invites_used"
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="invites_used",
     )
     revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = InviteQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at"]
@@ -76,6 +86,15 @@ class Invite(models.Model):
     def __str__(self) -> str:
         return f"invite {self.id} to {self.team_id}"
 
+    def state(self, now=None) -> str:
+        """"used", "revoked", "expired" or "valid" (the first that applies)."""
+        if self.used_at is not None:
+            return "used"
+        if self.revoked_at is not None:
+            return "revoked"
+        if (now or timezone.now()) >= self.expires_at:
+            return "expired"
+        return "valid"
+
     def is_usable(self, now=None) -> bool:
-        now = now or timezone.now()
-        return self.used_at is None and self.revoked_at is None and now < self.expires_at
+        return self.state(now) == "valid"

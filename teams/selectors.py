@@ -1,7 +1,5 @@
 """Reads about teams, always from the point of view of a viewer."""
 
-from django.utils import timezone
-
 from hub.errors import NotFound
 from hub.links import external_url
 from teams.models import Invite, Membership, Team, invite_code_hash
@@ -15,8 +13,8 @@ def team_get_for_member(*, viewer, name: str) -> Team:
     return team
 
 
-def is_member(*, user, team_id: str) -> bool:
-    return Team.objects.filter(pk=team_id, memberships__user=user).exists()
+def is_member(*, viewer, team_id: str) -> bool:
+    return Team.objects.filter(pk=team_id, memberships__user=viewer).exists()
 
 
 def teams_for_user(*, viewer):
@@ -24,8 +22,19 @@ def teams_for_user(*, viewer):
     return Team.objects.filter(memberships__user=viewer).order_by("created_at", "id")
 
 
+def teams_owned(*, viewer):
+    """The teams the viewer owns, by name."""
+    return Team.objects.filter(owner=viewer).order_by("name")
+
+
+def memberships_of(*, viewer):
+    """The viewer's memberships (their role in each team and when they joined), by team name,
+    with each team and its owner."""
+    return Membership.objects.filter(user=viewer).select_related("team__owner").order_by("team__name")
+
+
 def _require_member(*, viewer, team) -> None:
-    if not Membership.objects.filter(team=team, user=viewer).exists():
+    if not is_member(viewer=viewer, team_id=team.pk):
         raise NotFound("team not found")
 
 
@@ -35,17 +44,21 @@ def team_members(*, viewer, team):
     return Membership.objects.filter(team=team).select_related("user").order_by("joined_at", "id")
 
 
+def team_member_get(*, viewer, team, user_id: str) -> Membership | None:
+    """The membership of `user_id` in `team`, with its user, if the viewer belongs to the team too."""
+    return (
+        Membership.objects.filter(team=team, user_id=user_id, team__memberships__user=viewer)
+        .select_related("user")
+        .first()
+    )
+
+
 def team_pending_invites(*, viewer, team):
     """Invites of the team that can still be accepted (unused, unrevoked, unexpired), newest
     first, with who created them. Any member may see them; only the owner may revoke."""
     _require_member(viewer=viewer, team=team)
-    return (
-        Invite.objects.filter(
-            team=team, used_at__isnull=True, revoked_at__isnull=True, expires_at__gt=timezone.now()
-        )
-        .select_related("created_by")
-        .order_by("-created_at", "-id")
-    )
+    invites = Invite.objects.usable().filter(team=team).select_related("created_by")
+    return invites.order_by("-created_at", "-id")
 
 
 def invite_get_for_page(*, code) -> Invite | None:
@@ -53,7 +66,8 @@ def invite_get_for_page(*, code) -> Invite | None:
     plainly), with its team and creator; None for an unknown code."""
     if not isinstance(code, str) or not code:
         return None
-    return Invite.objects.select_related("team", "created_by").filter(code_hash=invite_code_hash(code)).first()
+    invites = Invite.objects.select_related("team", "created_by")
+    return invites.filter(code_hash=invite_code_hash(code)).first()
 
 
 def invite_url(request, code: str) -> str:

@@ -12,13 +12,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from accounts.models import User
+from accounts.models import DISPLAY_MAX_LENGTH, User
 from accounts.services import api_token_create
 from hub.errors import BadRequest, Conflict, Forbidden, Gone, NotFound
 from teams.models import INVITE_LIFETIME, TEAM_NAME_PATTERN, Invite, Membership, Team, invite_code_hash
 
 INVITE_GONE = "invite expired or already consumed"
-MAX_DISPLAY = 80
 # The name of the personal token minted for someone who joins from the command line.
 JOIN_TOKEN_NAME = "ltm join"
 
@@ -157,14 +156,10 @@ def invite_revoke(*, actor, team, invite_id: str) -> Invite:
     return invite
 
 
-def _usable_invites(now):
-    return Invite.objects.filter(used_at__isnull=True, revoked_at__isnull=True, expires_at__gt=now)
-
-
 def _claim(*, code_hash: str, now) -> Invite:
     """Spend the invite with one conditional UPDATE: among concurrent accepts exactly one sees
     a row updated; the others (and any used, revoked, expired or unknown code) get 410."""
-    claimed = _usable_invites(now).filter(code_hash=code_hash).update(used_at=now)
+    claimed = Invite.objects.usable(now).filter(code_hash=code_hash).update(used_at=now)
     if claimed != 1:
         raise Gone(INVITE_GONE)
     return Invite.objects.select_related("team").get(code_hash=code_hash)
@@ -176,8 +171,8 @@ def _display_of(display) -> str:
     if not isinstance(display, str):
         raise BadRequest("display must be a string")
     display = " ".join(display.split())
-    if len(display) > MAX_DISPLAY:
-        raise BadRequest(f"display is at most {MAX_DISPLAY} characters")
+    if len(display) > DISPLAY_MAX_LENGTH:
+        raise BadRequest(f"display is at most {DISPLAY_MAX_LENGTH} characters")
     return display
 
 
@@ -217,7 +212,7 @@ def invite_accept(*, code, user=None, display=None):
     now = timezone.now()
 
     if user is not None:
-        invite = _usable_invites(now).select_related("team").filter(code_hash=code_hash).first()
+        invite = Invite.objects.usable(now).select_related("team").filter(code_hash=code_hash).first()
         if invite is None:
             raise Gone(INVITE_GONE)
         if _membership(user=user, team=invite.team) is not None:

@@ -29,7 +29,8 @@ def _team_or_404(request, name):
         raise Http404(exc.message) from None
 
 
-def _team_url(team) -> str:
+def team_page_url(team) -> str:
+    """The dashboard's page of a team."""
     return reverse("team-detail", args=[team.name])
 
 
@@ -43,10 +44,11 @@ def team_list(request):
             form.add_error("name", exc.message)
         else:
             messages.success(request, f"Team {team.name} created. Invite people with a link below.")
-            return redirect(_team_url(team))
+            return redirect(team_page_url(team))
     # One row per membership: the team, the viewer's role in it and when they joined.
-    rows = Membership.objects.filter(user=request.user).select_related("team__owner").order_by("team__name")
-    return render(request, "teams/list.html", {"form": form, "rows": rows}, status=400 if form.errors else 200)
+    rows = selectors.memberships_of(viewer=request.user)
+    status = 400 if form.errors else 200
+    return render(request, "teams/list.html", {"form": form, "rows": rows}, status=status)
 
 
 @login_required
@@ -84,7 +86,7 @@ def invite_create(request, name):
         }
 
     return dashboard_action(
-        request, call=create, back=_team_url(team),
+        request, call=create, back=team_page_url(team),
         success="Invite link created. Copy it now: it is shown only once.",
     )
 
@@ -101,7 +103,7 @@ def invite_revoke(request, name, invite_id):
         ),
         call=lambda: services.invite_revoke(actor=request.user, team=team, invite_id=invite_id),
         success="Invite revoked.",
-        back=_team_url(team),
+        back=team_page_url(team),
     )
 
 
@@ -109,7 +111,7 @@ def invite_revoke(request, name, invite_id):
 @require_POST
 def member_remove(request, name, user_id):
     team = _team_or_404(request, name)
-    who = _member_name(team, user_id, default="this member")
+    who = _member_name(request, team, user_id, default="this member")
     return dashboard_action(
         request,
         confirm=Confirm(
@@ -118,7 +120,7 @@ def member_remove(request, name, user_id):
         ),
         call=lambda: services.membership_remove(actor=request.user, team=team, user_id=user_id),
         success=f"{who} was removed from {team.name}.",
-        back=_team_url(team),
+        back=team_page_url(team),
     )
 
 
@@ -127,7 +129,7 @@ def member_remove(request, name, user_id):
 def team_transfer(request, name):
     team = _team_or_404(request, name)
     new_owner_id = request.POST.get("new_owner_id", "")
-    who = _member_name(team, new_owner_id, default="that member")
+    who = _member_name(request, team, new_owner_id, default="that member")
     return dashboard_action(
         request,
         confirm=Confirm(
@@ -136,7 +138,7 @@ def team_transfer(request, name):
         ),
         call=lambda: services.team_transfer(actor=request.user, team=team, new_owner_id=new_owner_id),
         success=f"{who} now owns {team.name}.",
-        back=_team_url(team),
+        back=team_page_url(team),
     )
 
 
@@ -152,7 +154,7 @@ def team_leave(request, name):
         ),
         call=lambda: services.team_leave(user=request.user, team=team),
         success=f"You left {team.name}.",
-        back=_team_url(team),
+        back=team_page_url(team),
         done=reverse("team-list"),
     )
 
@@ -164,17 +166,17 @@ def team_delete(request, name):
     team = _team_or_404(request, name)
     if request.POST.get("confirm_name", "").strip() != team.name:
         messages.error(request, f"Type the team's name, {team.name}, to delete it.")
-        return redirect(_team_url(team))
+        return redirect(team_page_url(team))
     return dashboard_action(
         request,
         call=lambda: services.team_delete(actor=request.user, team=team),
         success=f"Team {team.name} and its packets were deleted.",
-        back=_team_url(team),
+        back=team_page_url(team),
         done=reverse("team-list"),
     )
 
 
-def _member_name(team, user_id, *, default: str) -> str:
+def _member_name(request, team, user_id, *, default: str) -> str:
     """The display name of a member of the team, for the confirmation question and the message."""
-    member = Membership.objects.filter(team=team, user_id=user_id).select_related("user").first()
+    member = selectors.team_member_get(viewer=request.user, team=team, user_id=user_id)
     return member.user.display_name if member else default

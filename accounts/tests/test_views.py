@@ -10,6 +10,7 @@ from oauth2_provider.models import get_access_token_model, get_application_model
 
 from accounts.models import ApiToken, User
 from accounts.services import api_token_create
+from hub.testing import signed_in
 from packets.models import Packet
 from packets.services import packet_push
 from packets.tests.factories import packet_v02
@@ -20,12 +21,6 @@ from teams.services import team_create
 def api_list(token):
     """GET /v1/packets with a bearer token, as the ltm client sends it."""
     return Client().get("/v1/packets", HTTP_AUTHORIZATION=f"Bearer {token}")
-
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 # Navigation

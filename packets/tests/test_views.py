@@ -5,16 +5,12 @@ import json
 import pytest
 from django.test import Client
 
+from hub.testing import signed_in
 from packets.models import Packet
 from packets.services import packet_push
 from packets.tests.factories import packet_v02
-from teams.models import Membership
 from teams.services import team_create
-
-
-@pytest.fixture
-def carol(make_user):
-    return make_user("carol")
+from teams.tests.factories import make_team
 
 
 def push(user, team=None, **fields):
@@ -22,18 +18,10 @@ def push(user, team=None, **fields):
     return packet
 
 
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 @pytest.fixture
 def team(alice, bob):
     """Team "core": alice owns it, bob is a member."""
-    team = team_create(owner=alice, name="core")
-    Membership.objects.create(team=team, user=bob, role=Membership.MEMBER)
-    return team
+    return make_team(alice, "core", members=[bob])
 
 
 def listed_ids(response) -> list[str]:

@@ -11,11 +11,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def carol(make_user):
-    return make_user("carol")
-
-
-@pytest.fixture
 def alpha(alice, bob):
     """alice owns alpha; bob is a member."""
     return make_team(alice, "alpha", members=[bob])

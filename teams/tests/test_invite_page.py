@@ -3,20 +3,15 @@
 from datetime import timedelta
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
+from hub.testing import signed_in
 from teams.models import Invite, Membership
 from teams.services import invite_accept, invite_revoke
 from teams.tests.factories import make_invite, make_team
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def carol(make_user):
-    return make_user("carol")
 
 
 @pytest.fixture
@@ -29,12 +24,6 @@ def alpha(alice):
 @pytest.fixture
 def invite(alpha):
     return make_invite(alpha)
-
-
-def signed_in(user, **options):
-    client = Client(**options)
-    client.force_login(user)
-    return client
 
 
 def test_signed_out_page_names_team_inviter_and_expiry_and_offers_sign_up(client, invite):

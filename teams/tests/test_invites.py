@@ -18,11 +18,6 @@ GONE = {"error": "invite expired or already consumed"}
 
 
 @pytest.fixture
-def carol(make_user):
-    return make_user("carol")
-
-
-@pytest.fixture
 def alpha(alice, bob):
     return make_team(alice, "alpha", members=[bob])
 

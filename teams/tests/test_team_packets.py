@@ -14,11 +14,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def carol(make_user):
-    return make_user("carol")
-
-
-@pytest.fixture
 def dave(make_user):
     return make_user("dave")
 

@@ -1,32 +1,20 @@
 """The dashboard's team pages: list and create, a team's page, and every action with its rights."""
 
 import pytest
-from django.test import Client
 
+from hub.testing import signed_in
 from packets.models import Packet
 from packets.services import packet_push
 from packets.tests.factories import packet_v02
 from teams.models import Invite, Membership, Team
 from teams.services import invite_create, team_create
-
-
-@pytest.fixture
-def carol(make_user):
-    return make_user("carol")
-
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
+from teams.tests.factories import make_team
 
 
 @pytest.fixture
 def team(alice, bob):
     """Team "core": alice owns it, bob is a member."""
-    team = team_create(owner=alice, name="core")
-    Membership.objects.create(team=team, user=bob, role=Membership.MEMBER)
-    return team
+    return make_team(alice, "core", members=[bob])
 
 
 def is_member(user, team) -> bool:
