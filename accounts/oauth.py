@@ -89,7 +89,17 @@ def _oauth_error(error: str, description: str, status: int = 400) -> JsonRespons
     return JsonResponse({"error": error, "error_description": description}, status=status, headers=NO_STORE)
 
 
-class DeviceAuthorizationView(dot_views.DeviceAuthorizationView):
+class PostOnly:
+    """The client only POSTs to these endpoints; any other method gets an OAuth-style JSON error
+    (Django's default 405 is an empty HTML page)."""
+
+    def http_method_not_allowed(self, request, *args, **kwargs):
+        response = _oauth_error("invalid_request", f"method {request.method} not allowed; use POST", 405)
+        response["Allow"] = "POST"
+        return response
+
+
+class DeviceAuthorizationView(PostOnly, dot_views.DeviceAuthorizationView):
     """POST /oauth/authorize_device"""
 
     server_class = HubDeviceServer
@@ -114,7 +124,7 @@ class DeviceAuthorizationView(dot_views.DeviceAuthorizationView):
         return JsonResponse(body, headers=NO_STORE)
 
 
-class TokenView(dot_views.TokenView):
+class TokenView(PostOnly, dot_views.TokenView):
     """POST /oauth/token; the device grant's polling answers are decided by accounts.device."""
 
     oauthlib_backend_class = FormTolerantOAuthLibCore

@@ -22,11 +22,16 @@ def exception_handler(exc, context):
     response = drf_exception_handler(exc, context)
     if response is None:
         return None  # a real bug: let Django log it and answer 500
-    response.data = {"error": _message(exc)}
+    response.data = {"error": _message(exc, context["request"])}
     return response
 
 
-def _message(exc) -> str:
+def _message(exc, request) -> str:
+    # The hub's own wording for what DRF words differently (the packets endpoint says the same).
+    if isinstance(exc, exceptions.MethodNotAllowed):
+        return f"method {request.method} not allowed"
+    if isinstance(exc, exceptions.ParseError) and str(exc.detail).startswith("JSON parse error - "):
+        return "invalid JSON: " + str(exc.detail).removeprefix("JSON parse error - ")
     for kind, message in _MESSAGES.items():
         if isinstance(exc, kind) and exc.detail == kind.default_detail:
             return message

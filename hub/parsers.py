@@ -21,7 +21,11 @@ NUL_MESSAGE = "NUL characters (\\u0000) are not allowed"
 
 
 class JSONParser(parsers.JSONParser):
-    """DRF's JSON parser, refusing NUL characters (see contains_nul)."""
+    """DRF's JSON parser, refusing NUL characters (see contains_nul). A /v1 body is JSON whatever
+    its declared type, as for packets: a client that sends `{}` without a Content-Type can still
+    join a team."""
+
+    media_type = "*/*"
 
     def parse(self, stream, media_type=None, parser_context=None):
         data = super().parse(stream, media_type, parser_context)

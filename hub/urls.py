@@ -2,6 +2,7 @@
 
 from django.contrib import admin
 from django.urls import include, path, re_path
+from django.views.decorators.csrf import csrf_exempt
 
 from hub import views
 
@@ -22,7 +23,7 @@ urlpatterns = [
     path("", include("packets.urls_dashboard")),
     # Last: anything else under /v1 or /oauth is a JSON 404, also with DEBUG on (Django's debug page
     # would answer in HTML).
-    re_path(r"^(v1|oauth)/", views.not_found),
+    re_path(r"^(v1|oauth)/", csrf_exempt(views.not_found)),
 ]
 
 handler400 = "hub.views.bad_request"

@@ -30,8 +30,9 @@ def _columns(packet: dict) -> dict:
 def packet_push(*, user, packet: dict, team=None) -> tuple[Packet, bool]:
     """Store a validated packet in the user's personal scope or in `team`.
 
-    A re-push by the packet's creator replaces it (scope follows the push); an id that belongs
-    to someone else is refused without revealing anything about that packet.
+    A re-push by the packet's creator into the same scope replaces it; a re-push into another
+    scope is refused (moving is packet_move), and so is an id that belongs to someone else,
+    without revealing anything about that packet.
     Returns (packet, created).
     """
     columns = _columns(packet)
@@ -43,12 +44,24 @@ def packet_push(*, user, packet: dict, team=None) -> tuple[Packet, bool]:
         except IntegrityError:  # a concurrent push of the same id won the race
             existing = Packet.objects.select_for_update().get(pk=packet["id"])
     if existing.owner_id != user.pk:
-        raise Conflict("packet id already in use by another packet on this hub; give your packet a new id")
+        raise Conflict(f"packet id {packet['id']} is already taken on this hub; give your packet a new id")
+    if existing.team_id != (team.pk if team else None):
+        # A re-push into another scope would silently take a packet away from a team (or hand a
+        # personal one to it): moving is a deliberate act, on the dashboard.
+        raise Conflict(
+            f"packet {existing.pk} is {_scope_phrase(existing.team)}; push it there, or move it on "
+            "the hub's packet page"
+        )
     for name, value in columns.items():
         setattr(existing, name, value)
-    existing.team = team
     existing.save()
     return existing, False
+
+
+def _scope_phrase(team) -> str:
+    if team is None:
+        return "one of your personal packets (ltm push without -t)"
+    return f"in team {team.name} (ltm push -t {team.name})"
 
 
 def _packet_locked_for(*, user, packet_id: str, right: str, refusal: str) -> Packet:

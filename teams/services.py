@@ -179,8 +179,9 @@ def _display_of(display) -> str:
 def _new_joiner(display: str) -> User:
     """A user for someone joining from the command line: no password (see accounts/claim.py for
     how they get a web sign-in later) and a unique username derived from the display name."""
-    base = slugify(display)[:30].strip("-_") or "member"
-    candidates = [base] + [f"{base}-{secrets.token_hex(3)}" for _ in range(5)]
+    base = slugify(display)[:30].strip("-_")
+    # Without a name, "user-3fa9c2": a bare "member" would read like the role in member lists.
+    candidates = ([base] if base else []) + [f"{base or 'user'}-{secrets.token_hex(3)}" for _ in range(5)]
     for username in candidates:
         if User.objects.filter(username=username).exists():
             continue

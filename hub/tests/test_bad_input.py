@@ -60,3 +60,33 @@ def test_form_parsing_is_not_applied_to_v1_bodies(api_as, alice):
         "/v1/packets", raw=json.dumps(packet), content_type="application/x-www-form-urlencoded"
     )
     assert response.status_code == 201
+
+
+def test_a_stray_post_under_v1_is_a_json_404_not_a_csrf_page():
+    response = Client(enforce_csrf_checks=True).post("/v1/invites//accept", "{}", content_type="application/json")
+    assert response.status_code == 404
+    assert response.json() == {"error": "not found"}
+
+
+@pytest.mark.parametrize("path", ["/oauth/token", "/oauth/authorize_device"])
+def test_oauth_endpoints_answer_a_wrong_method_in_json(path):
+    response = Client().get(path)
+    assert response.status_code == 405
+    assert response["Allow"] == "POST"
+    assert response.json() == {"error": "invalid_request", "error_description": "method GET not allowed; use POST"}
+
+
+def test_drf_errors_use_the_hubs_wording(api_as, alice):
+    api = api_as(alice)
+    assert api.client.put("/v1/teams", **api._headers(None)).json() == {"error": "method PUT not allowed"}
+    response = api.post("/v1/teams", raw="{nope")
+    assert response.status_code == 400
+    assert response.json()["error"].startswith("invalid JSON: ")
+
+
+def test_a_body_without_json_content_type_is_still_read_as_json(api_as, alice):
+    """The Go client sends `{}` to leave/invites/accept; a client that omits the Content-Type
+    (or sends another) is read the same way, as /v1 bodies are JSON."""
+    response = api_as(alice).post("/v1/teams", raw='{"name": "plain"}', content_type="text/plain")
+    assert response.status_code == 201
+    assert response.json()["team"]["name"] == "plain"

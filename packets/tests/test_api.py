@@ -116,7 +116,9 @@ def test_push_of_someone_elses_id_is_409_and_changes_nothing(api_as, alice, bob)
     assert response.status_code == 409
     assert "alice" not in response.content.decode()
     assert "secret" not in response.content.decode()
-    assert "error" in response.json()
+    assert response.json() == {
+        "error": f"packet id {packet['id']} is already taken on this hub; give your packet a new id"
+    }
     stored = Packet.objects.get(pk=packet["id"])
     assert (stored.owner_id, stored.goal) == (alice.pk, "alice's secret goal")
 

@@ -63,7 +63,7 @@ def test_every_packet_endpoint_needs_a_valid_bearer(anon_api, method, path):
 def test_a_wrong_method_is_405_in_json(api, method, path):
     response = getattr(api.client, method)(path, **api._headers(None))
     assert response.status_code == 405
-    assert response.json() == {"error": f'Method "{method.upper()}" not allowed.'}
+    assert response.json() == {"error": f"method {method.upper()} not allowed"}
 
 
 @pytest.mark.parametrize(

@@ -66,3 +66,13 @@ def test_the_creator_of_a_team_is_its_owner_member(carol):
     team = services.team_create(owner=carol, name="solo")
     assert team.owner == carol
     assert roles(team) == {"carol": "owner"}
+
+
+@pytest.mark.parametrize(("display", "expected"), [(None, r"user-[0-9a-f]{6}"), ("Ada Lovelace", r"ada-lovelace")])
+def test_a_joiner_without_an_account_gets_a_name_that_does_not_read_like_a_role(alice, alpha, display, expected):
+    import re
+
+    _, code = services.invite_create(actor=alice, team=alpha)
+    user, _, token = services.invite_accept(code=code, display=display)
+    assert re.fullmatch(expected, user.username), user.username
+    assert token.startswith("ltm_")

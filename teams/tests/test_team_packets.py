@@ -116,10 +116,24 @@ def test_a_new_owner_gets_the_delete_right_and_the_old_owner_loses_it(api_as, al
     assert api_as(carol).delete(f"/v1/packets/{pushed_by_bob['id']}").status_code == 204
 
 
-def test_a_creator_re_pushing_to_personal_scope_takes_it_out_of_the_team(api_as, bob, carol, pushed_by_bob):
-    assert api_as(bob).post("/v1/packets", pushed_by_bob).status_code in (200, 201)
-    assert Packet.objects.get(pk=pushed_by_bob["id"]).team is None
-    assert ids(api_as(carol).get("/v1/packets?team=alpha")) == []
+def test_a_creator_re_pushing_to_another_scope_is_refused_and_the_team_keeps_it(api_as, bob, carol, pushed_by_bob):
+    response = api_as(bob).post("/v1/packets", dict(pushed_by_bob, goal="moved?"))
+    assert response.status_code == 409
+    assert response.json()["error"] == (
+        f"packet {pushed_by_bob['id']} is in team alpha (ltm push -t alpha); push it there, or move it "
+        "on the hub's packet page"
+    )
+    assert Packet.objects.get(pk=pushed_by_bob["id"]).team.name == "alpha"
+    assert ids(api_as(carol).get("/v1/packets?team=alpha")) == [pushed_by_bob["id"]]
+
+
+def test_a_creator_re_pushing_a_personal_packet_into_a_team_is_refused(api_as, bob, alpha):
+    packet = packet_v02()
+    assert api_as(bob).post("/v1/packets", packet).status_code == 201
+    response = api_as(bob).post("/v1/packets?team=alpha", packet)
+    assert response.status_code == 409
+    assert "one of your personal packets (ltm push without -t)" in response.json()["error"]
+    assert Packet.objects.get(pk=packet["id"]).team is None
 
 
 def test_a_member_cannot_overwrite_another_members_team_packet(api_as, carol, pushed_by_bob):
