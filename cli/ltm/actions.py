@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
+import secrets
+import time
+from datetime import datetime, timezone
 
 from .client import Hub, HubError
-from .config import configured_host, read_token
-from .packet import PacketError, parse_packet
+from .config import configured_host, host_source, read_token
+from .packet import PacketError, example_packet, parse_packet
 from .redact import Finding, scan_packet
 
 
@@ -37,13 +41,25 @@ class RedactionRefused(ActionError):
         self.findings = findings
 
 
+class IdTaken(ActionError):
+    """The hub answered 409: another person already has a packet with this id."""
+
+    def __init__(self, host: str, packet_id):
+        super().__init__(
+            f"packet id {packet_id or '(unknown)'} is already taken on {host} by someone else (a push "
+            "never overwrites another person's packet); give the packet a new id and push again "
+            "(`ltm example` prints a packet with a fresh id)"
+        )
+        self.packet_id = packet_id
+
+
 def connect(require_token: bool = True) -> Hub:
     """The configured hub with the stored token; an error that says how to set either up."""
     host = configured_host()
     if not host:
         raise ActionError("no hub configured; run `ltm auth <host>` (or set LTM_HUB_URL)")
     token = read_token()
-    hub = Hub(host, token)
+    hub = Hub(host, token, source=host_source())
     if require_token and not token:
         raise ActionError(f"not signed in; run `ltm auth {hub.host}`")
     return hub
@@ -73,10 +89,28 @@ def push(hub: Hub, raw: bytes, team: str | None = None) -> str:
         return hub.push(raw, team=team)
     except HubError as exc:
         if exc.status == 400:
-            raise PacketRejected(f"packet rejected by {hub.host}", [str(exc)]) from None
+            raise PacketRejected(f"packet rejected by {hub.host}", hub_errors(str(exc))) from None
+        if exc.status == 409:
+            packet = _loose_json(raw)
+            raise IdTaken(hub.host, packet.get("id") if isinstance(packet, dict) else None) from None
         if exc.status == 404 and team:
             raise ActionError(f"team {team!r} not found on {hub.host}; list yours with `ltm teams ls`") from None
         raise
+
+
+def hub_errors(message: str) -> list[str]:
+    """The hub's 400 message as a list, one error a line like a local validation.
+
+    The hub joins the first three errors with "; " and may end with " (and N more)"; an error
+    itself may contain "; " (the size limit does), so only a "; " before a JSON path splits.
+    """
+    more = re.search(r" \(and (\d+) more\)$", message)
+    if more:
+        message = message[: more.start()]
+    errors = re.split(r"; (?=\$)", message)
+    if more:
+        errors.append(f"... and {more.group(1)} more (push without --lenient to list every error)")
+    return errors
 
 
 def fetch_packet(hub: Hub, packet_id: str):
@@ -104,3 +138,28 @@ def _loose_json(raw: bytes):
         return json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
         return None
+
+
+# --- fresh packets ---------------------------------------------------------------------------
+
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+def new_ulid() -> str:
+    """A ULID: 48 bits of milliseconds then 80 random bits, in Crockford base32 (26 characters)."""
+    value = (int(time.time() * 1000) << 80) | secrets.randbits(80)
+    return "".join(_CROCKFORD[(value >> shift) & 31] for shift in range(125, -1, -5))
+
+
+def utc_now() -> str:
+    """The current time as RFC 3339 in UTC, to the second: 2026-04-22T09:30:00Z."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def fresh_example() -> dict:
+    """The protocol's example packet with a new `id` and `created_at` = now, so that anyone can
+    push what `ltm example` prints (the protocol's fixed id belongs to whoever pushed it first)."""
+    packet = example_packet()
+    packet["id"] = new_ulid()
+    packet["created_at"] = utc_now()
+    return packet

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import webbrowser
+from urllib.parse import quote
 
 from . import __version__, actions, clipboard
 from .actions import ActionError
@@ -24,12 +25,13 @@ from .config import (
     config_set,
     config_unset,
     configured_host,
+    host_source,
     load_config,
     read_token,
     write_token,
 )
 from .device import device_flow
-from .packet import canonical_json, example_packet
+from .packet import canonical_json
 from .resume import render_resume
 
 PICKER_SIZE = 50
@@ -83,7 +85,8 @@ def cmd_auth(args) -> int:
     host = args.host or configured_host()
     if not host:
         raise UsageError("which hub? run `ltm auth <host>`, e.g. `ltm auth https://hub.example.com`")
-    hub = Hub(host)
+    # An address typed on the command line needs no hint where it came from; a configured one does.
+    hub = Hub(host, source=None if args.host else host_source())
     if args.token is not None:
         _check_pasted_token(hub, args.token)
         token = args.token.strip()
@@ -92,7 +95,7 @@ def cmd_auth(args) -> int:
         token = device_flow(hub)
     path = write_token(token)
     config_set("host", hub.host)
-    print(f"signed in to {hub.host}; token stored in {path}")
+    _err(f"signed in to {hub.host}; token stored in {path}")
     overriding = os.environ.get("LTM_HUB_URL")
     if overriding and normalize_host(overriding) != hub.host:
         _err(f"note: LTM_HUB_URL={overriding} is set and takes precedence over the stored host")
@@ -147,7 +150,10 @@ def cmd_ls(args) -> int:
         print(json.dumps(packets, indent=2, ensure_ascii=False))
         return 0
     if not packets:
-        _err("no packets yet; push one with `ltm push <file>`")
+        if args.team:
+            _err(f"no packets in team {args.team} yet; push one with `ltm push <file> -t {args.team}`")
+        else:
+            _err("no packets yet; push one with `ltm push <file>`")
         return 0
     rows = [(p.get("id", ""), p.get("created_at", ""), _shorten(p.get("goal", ""), 70)) for p in packets]
     _table(["ID", "CREATED", "GOAL"], rows)
@@ -177,7 +183,7 @@ def cmd_pull(args) -> int:
 def cmd_rm(args) -> int:
     hub = actions.connect()
     actions.packet_call(hub.delete_packet, hub, args.id)
-    print(f"deleted {args.id}")
+    _err(f"deleted {args.id}")
     return 0
 
 
@@ -192,7 +198,7 @@ def cmd_publish(args) -> int:
 def cmd_unpublish(args) -> int:
     hub = actions.connect()
     actions.packet_call(hub.unpublish, hub, args.id)
-    print(f"unpublished {args.id}; its public link no longer works")
+    _err(f"unpublished {args.id}; its public link no longer works")
     return 0
 
 
@@ -221,16 +227,22 @@ def _pick_packet(hub: Hub) -> str:
         _err(f"{number:>3}  {packet.get('created_at', '')[:16]}  {_shorten(packet.get('goal', ''), 60)}")
     sys.stderr.write(f"resume which packet? [1-{len(packets)}] ")
     sys.stderr.flush()
-    answer = sys.stdin.readline().strip()
+    line = sys.stdin.readline()
+    if not line:  # end of input (a closed or empty pipe): nobody is there to choose
+        sys.stderr.write("\n")
+        raise ActionError("no packet chosen (end of input); pass the id instead: `ltm resume <id>` "
+                          "(`ltm ls` lists them)")
+    answer = line.strip()
     if not answer:
-        raise KeyboardInterrupt  # empty answer or end of input: the person changed their mind
+        raise ActionError("no packet chosen; run `ltm resume` again, or pass the id: `ltm resume <id>`")
     if not answer.isdigit() or not 1 <= int(answer) <= len(packets):
         raise UsageError(f"not a number from 1 to {len(packets)}: {answer!r}")
     return str(packets[int(answer) - 1]["id"])
 
 
 def cmd_example(args) -> int:
-    print(json.dumps(example_packet(), indent=2, ensure_ascii=False))
+    # A fresh id and time: the protocol's fixed id is taken by whoever pushed it first on a hub.
+    print(json.dumps(actions.fresh_example(), indent=2, ensure_ascii=False))
     return 0
 
 
@@ -238,13 +250,15 @@ def cmd_example(args) -> int:
 
 def cmd_teams_create(args) -> int:
     team = actions.connect().create_team(args.name)
-    print(f"created team {team.get('name', args.name)}; invite people with `ltm invite -t {args.name}`")
+    name = team.get("name", args.name)
+    print(name)
+    _err(f"created team {name}; invite people with `ltm invite -t {name}`")
     return 0
 
 
 def cmd_teams_rm(args) -> int:
     _team_call(lambda hub: hub.delete_team(args.name), args.name)
-    print(f"deleted team {args.name} and its packets")
+    _err(f"deleted team {args.name} and its packets")
     return 0
 
 
@@ -271,8 +285,20 @@ def cmd_teams_members(args) -> int:
 
 
 def cmd_teams_leave(args) -> int:
-    _team_call(lambda hub: hub.leave_team(args.name), args.name)
-    print(f"left team {args.name}")
+    def leave(hub: Hub):
+        try:
+            hub.leave_team(args.name)
+        except HubError as exc:
+            if exc.status == 400:  # the contract's only 400 here: the owner cannot leave
+                raise ActionError(
+                    f"you own team {args.name}, and an owner cannot leave; transfer the ownership on the "
+                    f"team's page {hub.host}/teams/{quote(args.name, safe='')} and leave then, or delete "
+                    f"the team with `ltm teams rm {args.name}`"
+                ) from None
+            raise
+
+    _team_call(leave, args.name)
+    _err(f"left team {args.name}")
     return 0
 
 
@@ -293,23 +319,26 @@ def cmd_join(args) -> int:
     host = base or normalize_host(configured)
     # Only send the stored token to the hub it was issued by.
     same_hub = configured is not None and normalize_host(configured) == host
-    hub = Hub(host, read_token() if same_hub else None)
+    hub = Hub(host, read_token() if same_hub else None, source=None if base else host_source())
+    display = args.name if args.name is not None else (load_config()["user"] or None)
     try:
-        result = hub.accept_invite(code)
+        result = hub.accept_invite(code, display=display)
     except HubError as exc:
         if exc.status == 404:
             raise ActionError(f"no such invite on {host}; check the link") from None
         raise
     team = (result.get("team") or {}).get("name", "?")
-    user = (result.get("user") or {}).get("display", "?")
+    user = (result.get("user") or {}).get("display") or "?"
+    print(team)
     if result.get("token"):
         path = write_token(str(result["token"]))
         config_set("host", host)
-        print(f"joined team {team} as {user}; signed in to {host} (token stored in {path})")
-        _err("this is a new account, usable from this client only; to sign in on the hub's web pages "
-             "too, run `ltm account claim`")
+        # Unnamed, the hub picks a name such as "member": quoted, it does not read like the role.
+        who = user if display else f'user "{user}"'
+        _err(f"joined team {team} as {who} (new account; run `ltm account claim` to sign in on the web)")
+        _err(f"signed in to {host}; token stored in {path}")
     else:
-        print(f"joined team {team} as {user}")
+        _err(f"joined team {team} as {user}")
     return 0
 
 
@@ -401,10 +430,10 @@ def packet_summary(packet: dict, headers: dict) -> str:
     decisions = packet.get("decisions") or []
     locked = sum(1 for d in decisions if d.get("locked"))
     counts = [
-        f"{len(decisions)} decisions ({locked} locked)",
-        f"{len(packet.get('attempts') or [])} attempts",
-        f"{len(packet.get('methods') or [])} methods",
-        f"{len(packet.get('open_questions') or [])} open questions",
+        f"{plural(len(decisions), 'decision')} ({locked} locked)",
+        plural(len(packet.get("attempts") or []), "attempt"),
+        plural(len(packet.get("methods") or []), "method"),
+        plural(len(packet.get("open_questions") or []), "open question"),
     ]
     lines.append("contains   " + ", ".join(counts))
     if packet.get("tags"):
@@ -415,6 +444,11 @@ def packet_summary(packet: dict, headers: dict) -> str:
         lines.append(f"published  {published}" + (f" (since {since})" if since else ""))
     lines.append(f"\nresume it with `ltm resume {packet['id']}`")
     return "\n".join(lines)
+
+
+def plural(count: int, word: str) -> str:
+    """`1 attempt`, `2 attempts`, `0 attempts`."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def _header(headers: dict, name: str) -> str | None:
@@ -513,8 +547,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     invite = verb("invite", cmd_invite, "create a single-use invite link (valid 7 days)")
     invite.add_argument("-t", "--team", required=True)
-    verb("join", cmd_join, "join a team with an invite link").add_argument("invite", metavar="url-or-code")
-    verb("example", cmd_example, "print an example packet")
+    join = verb("join", cmd_join, "join a team with an invite link")
+    join.add_argument("invite", metavar="url-or-code")
+    join.add_argument("--name", help="your name on the hub when joining creates a new account "
+                                     "(default: the config `user`, if set)")
+    verb("example", cmd_example, "print an example packet (with a fresh id and time, ready to push)")
 
     account = verb("account", None, "your account on the hub: `ltm account claim`")
     account_verbs = account.add_subparsers(metavar="<action>", required=True)

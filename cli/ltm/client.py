@@ -65,10 +65,11 @@ def split_invite(url_or_code: str) -> tuple[str | None, str]:
 class Hub:
     """One hub at `host`, called with `token` as bearer when there is one."""
 
-    def __init__(self, host: str, token: str | None = None, timeout: float = 30):
+    def __init__(self, host: str, token: str | None = None, timeout: float = 30, source: str | None = None):
         self.host = normalize_host(host)
         self.token = token
         self.timeout = timeout
+        self.source = source  # where the address came from, e.g. "set by LTM_HUB_URL", for messages
 
     # --- plumbing ---------------------------------------------------------------------
 
@@ -89,9 +90,10 @@ class Hub:
             return Response(reply.code, dict(reply.headers.items()), reply.read())
         except (urllib.error.URLError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
+            where = f" ({self.source})" if self.source else ""
             raise HubError(
-                f"cannot reach {self.host} ({reason}); check the address "
-                f"(`ltm config get host`) and that the hub is running"
+                f"cannot reach {self.host} ({reason}); check the address {self.host}{where} "
+                f"and that the hub is running"
             ) from None
 
     def call(self, method: str, path: str, *, json_body=None, raw: bytes | None = None,
@@ -174,10 +176,12 @@ class Hub:
         response = self.call("POST", f"/v1/teams/{_segment(team)}/invites", json_body={}, expect=(200, 201))
         return self._data(response)
 
-    def accept_invite(self, code: str) -> dict:
-        """Join with the stored bearer when there is one, else as a new user (who gets a token)."""
+    def accept_invite(self, code: str, display: str | None = None) -> dict:
+        """Join with the stored bearer when there is one, else as a new user (who gets a token,
+        and is named `display` when given; the Go client always sends `{}`)."""
         path = f"{INVITE_MARKER}{_segment(code)}/accept"
-        response = self.call("POST", path, json_body={}, auth=bool(self.token), expect=(200, 201))
+        body = {"display": display} if display else {}
+        response = self.call("POST", path, json_body=body, auth=bool(self.token), expect=(200, 201))
         return self._data(response)
 
     def claim_link(self) -> dict:

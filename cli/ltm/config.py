@@ -134,6 +134,14 @@ def configured_host() -> str | None:
     return host or None
 
 
+def host_source() -> str | None:
+    """Where configured_host() found the address, in words for messages; None without one."""
+    for name in ("LTM_HUB_URL", "LTM_HOST"):
+        if os.environ.get(name):
+            return f"set by {name}"
+    return "see `ltm config get host`" if load_config()["host"] else None
+
+
 def _save(data: dict) -> None:
     # Leave empty values out, as the Go client does, so both write the same file.
     kept = {key: value for key, value in data.items() if value not in ("", False, None)}

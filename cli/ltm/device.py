@@ -64,8 +64,12 @@ def device_flow(hub: Hub, *, stream=None, sleep=None, clock=None, browser=None) 
     deadline = clock() + _positive(grant.get("expires_in"), DEFAULT_EXPIRES_IN)
     complete_uri = grant.get("verification_uri_complete")
 
-    stream.write(f"\nYour code: {format_user_code(grant.get('user_code', ''))}\n")
-    stream.write(f"Open {grant.get('verification_uri') or complete_uri} and check that it shows the same code.\n")
+    code = format_user_code(grant.get("user_code", ""))
+    stream.write(f"\nYour code: {code}\n")
+    if complete_uri:  # the page comes with the code filled in: the person compares the two
+        stream.write(f"Open {complete_uri} and check that it shows the same code.\n")
+    else:  # the plain page asks for the code
+        stream.write(f"Open {grant.get('verification_uri')} and enter the code {code}.\n")
     if complete_uri and browser(complete_uri):
         stream.write("(opened it in your browser)\n")
     stream.write("\n")

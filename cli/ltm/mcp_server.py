@@ -10,22 +10,22 @@ from __future__ import annotations
 
 import hashlib
 import json
-import secrets
-import time
 from contextlib import contextmanager
-from datetime import datetime, timezone
 from typing import Annotated, Any
 
+import anyio
+import mcp_types
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.stdio import stdio_server
 from pydantic import Field
 
 from . import __version__, actions
-from .actions import ActionError, PacketRejected, RedactionRefused
-from .cli import packet_summary
+from .actions import ActionError, IdTaken, PacketRejected, RedactionRefused, fresh_example, new_ulid, utc_now
+from .cli import packet_summary, plural
 from .client import HubError, normalize_host
 from .config import configured_host, read_token
-from .packet import canonical_json, example_packet
+from .packet import canonical_json
 from .resume import render_resume
 
 PACKET_SHAPE = """\
@@ -33,8 +33,8 @@ The packet is one JSON object, an ltm Core Memory Packet v0.2, at most 32 KiB as
 listed here are rejected, at every level.
 Required:
 - ltm_version: the string "0.2".
-- id: string of 10 to 64 characters, a ULID such as "01JS5LTMEXAMPLEPACKET00001A". May be omitted: \
-a fresh ULID is filled in.
+- id: string of 10 to 64 characters, unique on the hub (a ULID). Leave it out for a new packet: \
+a fresh ULID is filled in. Reuse an id only to update a packet of your own.
 - created_at: RFC 3339 date-time with a zone, e.g. "2026-04-22T09:30:00Z". May be omitted: the \
 current time is filled in.
 - goal: string, 1 to 1024 characters: the obstacle being worked on.
@@ -167,10 +167,11 @@ def unpublish(id: IdArg) -> str:
     return f"unpublished {id}"
 
 
-@server.tool(description="A complete, valid example packet (v0.2) to model a new packet on.",
+@server.tool(description="A complete, valid example packet (v0.2) to model a new packet on, with a fresh "
+                         "`id` and `created_at`.",
              structured_output=False)
 def example() -> str:
-    return json.dumps(example_packet(), indent=2, ensure_ascii=False)
+    return json.dumps(fresh_example(), indent=2, ensure_ascii=False)
 
 
 @server.tool(description="Which hub this server talks to and which token it uses (a fingerprint).",
@@ -191,7 +192,7 @@ def _tool_errors():
         yield
     except PacketRejected as error:
         raise ToolError(
-            f"packet rejected with {len(error.details)} error(s); fix all of them and call again:\n"
+            f"packet rejected with {plural(len(error.details), 'error')}; fix all of them and call again:\n"
             + "\n".join(f"- {detail}" for detail in error.details)
         ) from None
     except RedactionRefused as error:
@@ -199,6 +200,11 @@ def _tool_errors():
             "packet refused: it contains secrets or absolute paths. Remove or generalise them and "
             "call again (or pass allow_unredacted: true only if the person explicitly agreed):\n"
             + "\n".join(f"- {detail}" for detail in error.details)
+        ) from None
+    except IdTaken as error:
+        raise ToolError(
+            f"packet id {error.packet_id} is already taken on the hub by someone else; leave `id` out "
+            "(a fresh one is filled in) or use a new ULID, and call again"
         ) from None
     except ActionError as error:
         raise ToolError(_for_agent(error.report())) from None
@@ -215,18 +221,115 @@ def _with_defaults(packet: dict) -> dict:
     """Fill `id` and `created_at` when left out: agents are poor at minting ULIDs and clocks."""
     filled = dict(packet)
     filled.setdefault("id", new_ulid())
-    filled.setdefault("created_at", datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    filled.setdefault("created_at", utc_now())
     return filled
 
 
-_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-
-
-def new_ulid() -> str:
-    """A ULID: 48 bits of milliseconds then 80 random bits, in Crockford base32 (26 characters)."""
-    value = (int(time.time() * 1000) << 80) | secrets.randbits(80)
-    return "".join(_CROCKFORD[(value >> shift) & 31] for shift in range(125, -1, -5))
-
-
 def serve() -> None:
-    server.run("stdio")
+    anyio.run(_serve_stdio)
+
+
+# --- stdio, answering every request it received ---------------------------------------------
+#
+# At the end of stdin the SDK's dispatcher cancels the requests still in flight ("their callers
+# are gone"), so `printf '<initialize>\n<tools/list>\n<tools/call>\n' | ltm mcp` would answer only
+# some of them. We run the server as MCPServer.run("stdio") does, but hold the end of the input
+# back until every request already read has been answered (or cancelled by the client).
+
+DRAIN_TIMEOUT = 120  # seconds a request read before the end of stdin gets to finish
+
+
+async def _serve_stdio() -> None:
+    lowlevel = server._lowlevel_server  # what MCPServer.run_stdio_async runs; no public accessor
+    async with stdio_server() as (read_stream, write_stream):
+        pending = _Pending()
+        await lowlevel.run(
+            _DrainingReader(read_stream, pending),
+            _AnswerWatcher(write_stream, pending),
+            lowlevel.create_initialization_options(),
+        )
+
+
+class _Pending:
+    """The ids of the requests read and not answered yet."""
+
+    def __init__(self):
+        self.ids: set = set()
+        self.idle = anyio.Event()
+        self.idle.set()
+
+    def add(self, request_id) -> None:
+        self.ids.add(str(request_id))
+        if self.idle.is_set():
+            self.idle = anyio.Event()
+
+    def discard(self, request_id) -> None:
+        self.ids.discard(str(request_id))
+        if not self.ids:
+            self.idle.set()
+
+
+class _DrainingReader:
+    """The transport's read stream, whose end waits for the pending answers."""
+
+    def __init__(self, inner, pending: _Pending):
+        self.inner, self.pending = inner, pending
+
+    @property
+    def last_context(self):  # the sender's context, for the SDK (see mcp.shared._stream_protocols)
+        return getattr(self.inner, "last_context", None)
+
+    async def receive(self):
+        try:
+            item = await self.inner.receive()
+        except anyio.EndOfStream:
+            with anyio.move_on_after(DRAIN_TIMEOUT):
+                while not self.pending.idle.is_set():
+                    await self.pending.idle.wait()
+            raise
+        message = getattr(item, "message", None)
+        if isinstance(message, mcp_types.JSONRPCRequest):
+            self.pending.add(message.id)
+        elif isinstance(message, mcp_types.JSONRPCNotification) and message.method == "notifications/cancelled":
+            self.pending.discard((message.params or {}).get("requestId"))  # never answered
+        return item
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self):
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.aclose()
+
+
+class _AnswerWatcher:
+    """The transport's write stream, noting which requests have been answered."""
+
+    def __init__(self, inner, pending: _Pending):
+        self.inner, self.pending = inner, pending
+
+    async def send(self, item) -> None:
+        await self.inner.send(item)
+        message = getattr(item, "message", None)
+        if isinstance(message, (mcp_types.JSONRPCResponse, mcp_types.JSONRPCError)):
+            self.pending.discard(message.id)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.aclose()

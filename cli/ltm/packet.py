@@ -85,6 +85,10 @@ def packet_errors(packet) -> list[str]:
     if "ltm_version" not in packet:
         return ["missing required field 'ltm_version'"]
     version = packet["ltm_version"]
+    if not isinstance(version, str):
+        # A bare 0.2 would otherwise read as "unsupported 0.2 (supported: 0.1, 0.2)".
+        shown = f" ({json.dumps(version)})" if isinstance(version, (int, float)) else ""
+        return [f'ltm_version must be a string such as "{LATEST_VERSION}", not {_json_type(version)}{shown}']
     if version not in SUPPORTED_VERSIONS:
         shown = json.dumps(version, ensure_ascii=False)
         return [f"unsupported ltm_version {shown} (supported: {', '.join(SUPPORTED_VERSIONS)})"]
@@ -127,12 +131,16 @@ def _describe(error) -> str:
     """jsonschema's message, without echoing a huge value back."""
     value, limit = error.instance, error.validator_value
     if error.validator == "maxLength":
-        return f"is too long ({len(value)} characters; the maximum is {limit})"
+        return f"is too long ({_characters(len(value))}; the maximum is {limit})"
     if error.validator == "minLength":
-        return f"is too short ({len(value)} characters; the minimum is {limit})"
+        return f"is too short ({_characters(len(value))}; the minimum is {limit})"
     if error.validator == "maxItems":
         return f"has too many items ({len(value)}; the maximum is {limit})"
     return _short(error.message)
+
+
+def _characters(count: int) -> str:
+    return "1 character" if count == 1 else f"{count} characters"
 
 
 def _short(message: str) -> str:
@@ -150,4 +158,6 @@ def _json_type(value) -> str:
         return "a number"
     if value is None:
         return "null"
+    if isinstance(value, dict):
+        return "an object"
     return type(value).__name__

@@ -30,6 +30,7 @@ class FakeState:
     order: list = field(default_factory=list)
     teams: dict = field(default_factory=dict)  # name -> {"id", "owner", "members": {user: role}}
     invites: dict = field(default_factory=dict)  # code -> team name, removed when used
+    displays: dict = field(default_factory=dict)  # user -> display name given when joining
     device_answers: list = field(default_factory=list)  # scripted answers of /oauth/token
     device_grant: dict = field(default_factory=dict)
     requests: list = field(default_factory=list)
@@ -90,7 +91,7 @@ def _route(state: FakeState, method, parts, query, body, headers):
     if parts == ["v1", "healthz"]:
         return 200, {"ok": True, "version": "0.2"}, None
     if parts[:2] == ["v1", "invites"] and parts[-1] == "accept":
-        return _accept(state, parts[2], _user(state, headers))
+        return _accept(state, parts[2], _user(state, headers), json.loads(body or b"{}").get("display"))
     user = _user(state, headers)
     if user is None:
         return 401, {"error": "invalid token"}, None
@@ -199,7 +200,7 @@ def _teams(state, user, method, rest, body, base):
     return 404, {"error": "not found"}, None
 
 
-def _accept(state, code, user):
+def _accept(state, code, user, display=None):
     team_name = state.invites.pop(code, None)
     if team_name is None:
         return 410, {"error": "invite expired or already consumed"}, None
@@ -209,8 +210,9 @@ def _accept(state, code, user):
         token = f"tok-{user}"
         state.tokens[token] = user
         result["token"] = token
+        state.displays[user] = display or user.title()
     state.teams[team_name]["members"].setdefault(user, "member")
-    result["user"] = {"id": user.upper(), "display": user.title()}
+    result["user"] = {"id": user.upper(), "display": state.displays.get(user, user.title())}
     return 201, result, None
 
 

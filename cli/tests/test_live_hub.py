@@ -99,6 +99,58 @@ def test_hub_rejection_reaches_the_person(signed_in, tmp_path, capsys):
     assert "packet rejected by" in err and "tags" in err
 
 
+def test_numeric_ltm_version_is_explained_by_the_hub(signed_in, tmp_path, capsys):
+    assert main(["push", "--lenient", write_example(tmp_path, ltm_version=0.2)]) == 1
+    err = capsys.readouterr().err
+    assert 'ltm_version must be a string such as "0.2", not a number' in err
+    assert "supported: 0.1, 0.2" not in err
+
+
+def test_hub_rejection_lists_one_error_a_line_like_local_validation(signed_in, tmp_path, capsys):
+    packet = example_packet()
+    packet["attempts"][0]["outcome"] = "maybe"
+    packet.update(tags=["Not A Tag", "Also Bad"], extra=1)
+    del packet["goal"]  # five errors: the hub's message shows three
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(packet))
+    assert main(["push", "--lenient", str(path)]) == 1
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("ltm: packet rejected by ")
+    assert len(lines) == 5 and all(line.startswith("  - ") for line in lines[1:])
+    assert lines[1].startswith("  - $")
+    assert lines[-1] == "  - ... and 2 more (push without --lenient to list every error)"
+
+
+def test_what_ltm_example_prints_can_be_pushed_by_everyone(
+        signed_in, live_server, person, tmp_path, monkeypatch, capsys):
+    out_of(capsys, ["push", write_example(tmp_path)])  # alice holds the protocol's fixed id
+    _, bob_token = person("bob")
+    monkeypatch.setenv("LTM_CONFIG_DIR", str(tmp_path / "bob"))
+    out_of(capsys, ["auth", live_server.url, bob_token])
+
+    assert main(["push", write_example(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert f"packet id {PACKET_ID} is already taken" in err
+    assert "give the packet a new id" in err and "`ltm example`" in err
+
+    example = tmp_path / "fresh.json"
+    example.write_text(out_of(capsys, ["example"]))
+    new_id = json.loads(example.read_text())["id"]
+    assert new_id != PACKET_ID
+    assert out_of(capsys, ["push", str(example)]) == new_id + "\n"
+
+
+def test_an_owner_leaving_is_sent_to_the_team_page(signed_in, live_server, tmp_path, capsys):
+    from django.urls import reverse
+
+    out_of(capsys, ["teams", "create", "core"])
+    assert main(["teams", "leave", "core"]) == 1
+    err = capsys.readouterr().err
+    page = live_server.url + reverse("team-detail", args=["core"])  # the hub's own team page
+    assert f"transfer the ownership on the team's page {page}" in err
+    assert "`ltm teams rm core`" in err
+
+
 def test_another_persons_packet_is_not_found(signed_in, live_server, person, tmp_path, monkeypatch, capsys):
     out_of(capsys, ["push", write_example(tmp_path)])
     _, bob_token = person("bob")
@@ -125,8 +177,13 @@ def test_teams_invite_and_join_on_a_clean_config(signed_in, live_server, tmp_pat
     assert "/v1/invites/" in url
 
     monkeypatch.setenv("LTM_CONFIG_DIR", str(tmp_path / "clean"))
-    assert "joined team core" in out_of(capsys, ["join", url])
+    assert main(["join", url, "--name", "Bob Builder"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "core\n"  # the team's name, for scripts; the notes go to stderr
+    assert "joined team core as Bob Builder (new account; run `ltm account claim`" in captured.err
     assert (tmp_path / "clean" / "credentials").read_text().strip()
+    members = json.loads(out_of(capsys, ["teams", "members", "core", "--json"]))
+    assert sorted(m["display"] for m in members) == ["Bob Builder", "alice"]
     assert [t["name"] for t in json.loads(out_of(capsys, ["teams", "ls", "--json"]))] == ["core"]
     assert [p["id"] for p in json.loads(out_of(capsys, ["ls", "--json", "-t", "core"]))] == [PACKET_ID]
     out_of(capsys, ["teams", "leave", "core"])
@@ -143,7 +200,9 @@ def test_a_joined_account_gets_a_web_sign_in_link(signed_in, live_server, tmp_pa
 
     monkeypatch.setenv("LTM_CONFIG_DIR", str(tmp_path / "clean"))
     assert main(["join", url]) == 0
-    assert "run `ltm account claim`" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert 'joined team core as user "' in err  # a name the hub chose, quoted: not the role
+    assert "run `ltm account claim`" in err
     assert main(["account", "claim"]) == 0
     captured = capsys.readouterr()
     assert captured.out.startswith(f"{live_server.url}/claim/")

@@ -3,13 +3,15 @@
 import hashlib
 import io
 import json
+import re
 import stat
+from datetime import datetime, timezone
 
 import pytest
 
 import ltm.cli
 from ltm.cli import main
-from ltm.packet import canonical_json, example_packet
+from ltm.packet import canonical_json, example_packet, packet_errors, parse_timestamp
 
 
 def write_packet(tmp_path, packet, name="packet.json"):
@@ -22,6 +24,9 @@ def packet_with(**changes):
     packet = example_packet()
     packet.update(changes)
     return packet
+
+
+PROTOCOL_ID = "01JS5LTMEXAMPLEPACKET00001A"
 
 
 def pipe_stdin(monkeypatch, text):
@@ -92,6 +97,46 @@ def test_lenient_skips_local_validation_and_the_hub_decides(hub, tmp_path, capsy
     assert hub.last("POST", "/v1/packets")  # it was sent
 
 
+def test_lenient_hub_rejection_lists_the_errors_like_local_validation(hub, tmp_path, capsys):
+    packet = example_packet()
+    packet["attempts"][0]["outcome"] = "maybe"
+    packet["tags"] = ["Bad Tag", "Also Bad"]
+    path = write_packet(tmp_path, packet)
+    assert main(["push", path]) == 1
+    local = capsys.readouterr().err.splitlines()[1:]
+    assert main(["push", "--lenient", path]) == 1
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == f"ltm: packet rejected by {hub.url}"
+    assert lines[1:] == local  # the same errors, one a line, in the same form
+    assert len(local) == 3 and all(line.startswith("  - $.") for line in local)
+
+
+def test_hub_rejection_of_more_than_three_errors_says_how_many_more(hub, tmp_path, capsys):
+    packet = example_packet()
+    packet["tags"] = ["Bad A", "Bad B", "Bad C", "Bad D", "Bad E"]
+    assert main(["push", "--lenient", write_packet(tmp_path, packet)]) == 1
+    lines = capsys.readouterr().err.splitlines()
+    assert [line[:13] for line in lines[1:4]] == ["  - $.tags[0]", "  - $.tags[1]", "  - $.tags[2]"]
+    assert lines[4:] == ["  - ... and 2 more (push without --lenient to list every error)"]
+
+
+def test_hub_rejection_without_a_path_stays_one_error(hub, tmp_path, capsys):
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(packet_with(goal="x" * 40000)))
+    assert main(["push", "--lenient", str(path)]) == 1
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2 and "bytes; the maximum is 32768 bytes" in lines[1]
+
+
+def test_a_taken_id_says_to_give_the_packet_a_new_id(hub, tmp_path, capsys):
+    hub.state.tokens["tok-bob"] = "bob"
+    hub.state.packets[PROTOCOL_ID] = {"owner": "bob", "team": None, "body": "{}", "published": None}
+    assert main(["push", write_packet(tmp_path, example_packet())]) == 1
+    err = capsys.readouterr().err
+    assert f"packet id {PROTOCOL_ID} is already taken on {hub.url} by someone else" in err
+    assert "give the packet a new id" in err and "`ltm example` prints a packet with a fresh id" in err
+
+
 def test_lenient_from_config(hub, tmp_path, capsys):
     assert main(["config", "set", "lenient", "true"]) == 0
     assert main(["push", write_packet(tmp_path, packet_with(tags=["Bad Tag"]))]) == 1
@@ -130,7 +175,29 @@ def test_ls_is_newest_first_and_passes_the_limit(two_packets, hub, capsys):
 def test_ls_when_empty(hub, capsys):
     assert main(["ls"]) == 0
     captured = capsys.readouterr()
-    assert captured.out == "" and "no packets yet" in captured.err
+    assert captured.out == "" and "no packets yet; push one with `ltm push <file>`\n" in captured.err
+
+
+def test_ls_of_an_empty_team_suggests_pushing_into_that_team(hub, capsys):
+    assert main(["teams", "create", "alpha"]) == 0
+    capsys.readouterr()
+    assert main(["ls", "-t", "alpha"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "no packets in team alpha yet; push one with `ltm push <file> -t alpha`" in captured.err
+
+
+def test_show_counts_in_the_singular_and_the_plural(hub, tmp_path, capsys):
+    packet = example_packet()
+    packet["attempts"] = packet["attempts"][:1]
+    packet["decisions"] = packet["decisions"][:1]
+    packet["methods"] = []
+    packet["open_questions"] = ["a", "b"]
+    assert main(["push", write_packet(tmp_path, packet)]) == 0
+    assert main(["show", packet["id"]]) == 0
+    out = capsys.readouterr().out
+    locked = int(bool(packet["decisions"][0].get("locked")))
+    assert f"contains   1 decision ({locked} locked), 1 attempt, 0 methods, 2 open questions\n" in out
 
 
 def test_show_pull_and_publish(two_packets, capsys):
@@ -154,8 +221,9 @@ def test_show_pull_and_publish(two_packets, capsys):
 
 def test_rm_then_show_says_not_found(two_packets, capsys):
     first, _ = two_packets
+    capsys.readouterr()
     assert main(["rm", first["id"]]) == 0
-    assert f"deleted {first['id']}" in capsys.readouterr().out
+    assert f"deleted {first['id']}" in capsys.readouterr().err
     assert main(["show", first["id"]]) == 1
     assert f"packet {first['id']} not found" in capsys.readouterr().err
     assert main(["rm", first["id"]]) == 1
@@ -198,10 +266,18 @@ def test_resume_picker_reads_the_choice(two_packets, monkeypatch, hub, capsys):
     assert "## Goal\n\nFirst goal" in captured.out
 
 
-def test_resume_picker_cancelled(two_packets, monkeypatch, capsys):
+def test_resume_picker_at_end_of_input_is_no_choice(two_packets, monkeypatch, capsys):
     pipe_stdin(monkeypatch, "")
-    assert main(["resume"]) == 130
-    assert "cancelled" in capsys.readouterr().err
+    assert main(["resume"]) == 1
+    err = capsys.readouterr().err
+    assert "no packet chosen (end of input)" in err and "`ltm resume <id>`" in err
+    assert "cancelled" not in err
+
+
+def test_resume_picker_empty_answer_is_no_choice(two_packets, monkeypatch, capsys):
+    pipe_stdin(monkeypatch, "\n")
+    assert main(["resume"]) == 1
+    assert "no packet chosen" in capsys.readouterr().err
 
 
 def test_resume_refuses_a_packet_that_does_not_validate(two_packets, hub, capsys):
@@ -223,7 +299,9 @@ def test_teams_lifecycle(hub, capsys):
     assert main(["teams", "members", "core"]) == 0
     assert "owner" in capsys.readouterr().out
     assert main(["teams", "leave", "core"]) == 1
-    assert "the owner cannot leave the team" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"you own team core, and an owner cannot leave; transfer the ownership on the team's page " \
+           f"{hub.url}/teams/core and leave then, or delete the team with `ltm teams rm core`" in err
     assert main(["teams", "rm", "core"]) == 0
     assert main(["teams", "members", "core"]) == 1
     assert "team 'core' not found" in capsys.readouterr().err
@@ -245,7 +323,10 @@ def test_invite_and_join_on_a_clean_machine(hub, config_dir, monkeypatch, capsys
     accept = hub.last("POST", "/v1/invites/")
     assert accept.path.endswith("/accept") and accept.body == b"{}"
     assert "Authorization" not in accept.headers
-    assert "joined team core" in capsys.readouterr().out
+    captured = capsys.readouterr()
+    assert captured.out == "core\n"
+    assert 'joined team core as user "User2" (new account; run `ltm account claim` to sign in on the web)' \
+        in captured.err
     token = (clean / "credentials").read_text()
     assert token.startswith("tok-user") and token.endswith("\n")
     assert stat.S_IMODE((clean / "credentials").stat().st_mode) == 0o600
@@ -263,6 +344,61 @@ def test_join_with_a_stored_token_sends_it(hub, capsys):
     assert main(["join", "c0de"]) == 0  # a bare code goes to the configured hub
     assert hub.last("POST", "/v1/invites/c0de/accept").headers["Authorization"] == "Bearer tok-alice"
     assert "alice" in hub.state.teams["core"]["members"]
+
+
+@pytest.mark.parametrize("argv,config_user,sent", [
+    (["--name", "Bob Builder"], None, {"display": "Bob Builder"}),
+    (["--name", "Bob Builder"], "bob", {"display": "Bob Builder"}),
+    ([], "bob", {"display": "bob"}),
+    ([], None, {}),
+])
+def test_join_names_the_new_account(hub, config_dir, monkeypatch, capsys, argv, config_user, sent):
+    hub.state.teams["core"] = {"id": "T1", "owner": "alice", "members": {"alice": "owner"}}
+    hub.state.invites["c0de"] = "core"
+    clean = config_dir.parent / "clean"
+    monkeypatch.setenv("LTM_CONFIG_DIR", str(clean))
+    if config_user:
+        assert main(["config", "set", "user", config_user]) == 0
+    assert main(["join", f"{hub.url}/v1/invites/c0de", *argv]) == 0
+    assert json.loads(hub.last("POST", "/v1/invites/c0de/accept").body) == sent
+    shown = f"as {sent['display']}" if sent else 'as user "User2"'
+    assert f"ltm: joined team core {shown} (new account;" in capsys.readouterr().err
+
+
+def test_join_with_an_account_says_as_whom(hub, capsys):
+    hub.state.teams["core"] = {"id": "T1", "owner": "bob", "members": {"bob": "owner"}}
+    hub.state.invites["c0de"] = "core"
+    assert main(["join", "c0de"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "core\n"
+    assert "ltm: joined team core as Alice\n" in captured.err
+
+
+# --- output conventions -------------------------------------------------------------------
+
+def test_results_go_to_stdout_and_notes_to_stderr(two_packets, capsys):
+    """Scripts read stdout: only what they may want (URLs, ids, names); every note on stderr."""
+    first, second = two_packets
+    capsys.readouterr()
+    expected_out = {
+        ("publish", first["id"]): f"http://hub.test/p/{first['id']}\n",
+        ("unpublish", first["id"]): "",
+        ("rm", first["id"]): "",
+        ("teams", "create", "core"): "core\n",
+        ("teams", "rm", "core"): "",
+    }
+    for argv, out in expected_out.items():
+        assert main(list(argv)) == 0
+        captured = capsys.readouterr()
+        assert captured.out == out, argv
+        assert captured.err.startswith("ltm: ") and captured.err.count("\n") == 1, argv
+
+
+def test_leave_prints_its_note_on_stderr(hub, capsys):
+    hub.state.teams["core"] = {"id": "T1", "owner": "bob", "members": {"bob": "owner", "alice": "member"}}
+    assert main(["teams", "leave", "core"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == "ltm: left team core\n"
 
 
 # --- auth ---------------------------------------------------------------------------------
@@ -379,6 +515,24 @@ def test_device_flow_gives_up_when_the_code_expires(hub, config_dir, fake_time, 
     assert browser == []  # nothing to open without verification_uri_complete
 
 
+def test_device_flow_shows_the_page_that_carries_the_code(hub, config_dir, fake_time, capsys, monkeypatch):
+    monkeypatch.setattr(ltm.device, "open_browser", lambda url: False)  # no browser on this machine
+    grant(hub)
+    hub.state.device_answers = [(200, {"access_token": "tok-device"})]
+    assert main(["auth", hub.url]) == 0
+    err = capsys.readouterr().err
+    assert f"Open {hub.url}/device?user_code=abcd2345 and check that it shows the same code." in err
+
+
+def test_device_flow_without_a_complete_uri_says_to_enter_the_code(hub, config_dir, fake_time, browser, capsys):
+    grant(hub, verification_uri_complete=None)
+    hub.state.device_answers = [(200, {"access_token": "tok-device"})]
+    assert main(["auth", hub.url]) == 0
+    err = capsys.readouterr().err
+    assert f"Open {hub.url}/device and enter the code ABCD-2345." in err
+    assert "check that it shows" not in err
+
+
 def test_device_flow_ctrl_c(hub, config_dir, monkeypatch, browser, capsys):
     grant(hub)
 
@@ -412,6 +566,25 @@ def test_unreachable_hub(config_dir, monkeypatch, capsys):
     assert "cannot reach http://127.0.0.1:1" in capsys.readouterr().err
 
 
+def test_unreachable_host_from_the_command_line(config_dir, capsys):
+    assert main(["auth", "http://127.0.0.1:1", "tok"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot reach http://127.0.0.1:1" in err
+    assert "check the address http://127.0.0.1:1 and that the hub is running" in err
+    assert "ltm config get host" not in err
+
+
+def test_unreachable_configured_host_says_where_it_is_set(config_dir, monkeypatch, capsys):
+    config_dir.mkdir()
+    (config_dir / "credentials").write_text("tok\n")
+    assert main(["config", "set", "host", "http://127.0.0.1:1"]) == 0
+    assert main(["ls"]) == 1
+    assert "check the address http://127.0.0.1:1 (see `ltm config get host`)" in capsys.readouterr().err
+    monkeypatch.setenv("LTM_HUB_URL", "http://127.0.0.1:2")
+    assert main(["ls"]) == 1
+    assert "check the address http://127.0.0.1:2 (set by LTM_HUB_URL)" in capsys.readouterr().err
+
+
 def test_not_signed_in(hub, config_dir, capsys):
     (config_dir / "credentials").unlink()
     assert main(["ls"]) == 1
@@ -442,9 +615,36 @@ def test_account_claim_on_a_hub_without_sign_in_links_says_so(hub, capsys):
 
 # --- example, platform ---------------------------------------------------------------------
 
-def test_example_prints_a_valid_packet(capsys):
+def test_example_prints_a_valid_packet_with_a_fresh_id_and_time(capsys):
+    before = datetime.now(timezone.utc).replace(microsecond=0)
     assert main(["example"]) == 0
-    assert json.loads(capsys.readouterr().out) == example_packet()
+    first = json.loads(capsys.readouterr().out)
+    assert main(["example"]) == 0
+    second = json.loads(capsys.readouterr().out)
+    assert packet_errors(first) == []
+    assert re.fullmatch(r"[0-9A-HJKMNP-TV-Z]{26}", first["id"])
+    assert len({first["id"], second["id"], PROTOCOL_ID}) == 3
+    assert first["created_at"].endswith("Z")
+    assert before <= parse_timestamp(first["created_at"]) <= datetime.now(timezone.utc)
+    protocol = example_packet()
+    assert protocol["id"] == PROTOCOL_ID  # the protocol's example itself is unchanged
+    assert {k: v for k, v in first.items() if k not in ("id", "created_at")} == \
+           {k: v for k, v in protocol.items() if k not in ("id", "created_at")}
+    assert list(first) == list(protocol)  # same field order
+
+
+def test_what_example_prints_can_be_pushed_by_everyone(hub, tmp_path, monkeypatch, capsys):
+    hub.state.tokens["tok-bob"] = "bob"
+    for token in ("tok-alice", "tok-bob"):
+        (hub_config := tmp_path / token).mkdir()
+        (hub_config / "credentials").write_text(token + "\n")
+        monkeypatch.setenv("LTM_CONFIG_DIR", str(hub_config))
+        assert main(["example"]) == 0
+        path = write_packet(tmp_path, json.loads(capsys.readouterr().out), f"{token}.json")
+        assert main(["push", path]) == 0, capsys.readouterr().err
+        assert capsys.readouterr().out == json.loads(open(path).read())["id"] + "\n"
+    owners = sorted(record["owner"] for record in hub.state.packets.values())
+    assert owners == ["alice", "bob"]
 
 
 @pytest.mark.parametrize("verb", ["platform", "dashboard"])

@@ -4,6 +4,7 @@ import asyncio
 import json
 import os
 import re
+import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
@@ -77,11 +78,13 @@ def test_tools_example_save_and_resume(hub, config_dir):
     assert results["tools"]["rm"].input_schema["required"] == ["id"]
 
     assert not results["example"].is_error
-    assert json.loads(text(results["example"])) == example_packet()
+    example = json.loads(text(results["example"]))
+    assert example["id"] != example_packet()["id"]  # a fresh id: the protocol's own may be taken
+    assert {**example, "id": None, "created_at": None} == {**example_packet(), "id": None, "created_at": None}
 
     invalid = text(results["invalid"])
     assert results["invalid"].is_error
-    assert "3 error(s)" in invalid
+    assert "packet rejected with 3 errors;" in invalid
     assert "$.attempts[0].outcome" in invalid and "$.tags[0]" in invalid and "extra" in invalid
 
     assert results["secret"].is_error
@@ -112,3 +115,28 @@ def test_signed_out_tells_the_agent_to_ask_the_person(config_dir):
     result = run_session(config_dir, "http://127.0.0.1:9", steps)
     assert result.is_error
     assert "not signed in; ask the person to run `ltm auth http://127.0.0.1:9`" in text(result)
+
+
+def test_requests_received_before_stdin_closes_are_all_answered(hub, config_dir):
+    """`printf '<initialize>\\n<tools/list>\\n<tools/call>\\n' | ltm mcp`: every request gets its
+    answer before the server exits, although stdin ends right after the last one."""
+    requests = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "example", "arguments": {}}},
+        {"jsonrpc": "2.0", "id": "four", "method": "tools/call", "params": {"name": "ls", "arguments": {}}},
+    ]
+    package_root = os.path.dirname(os.path.dirname(ltm.__file__))
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": package_root,
+           "LTM_CONFIG_DIR": str(config_dir), "LTM_HUB_URL": hub.url}
+    done = subprocess.run(
+        [sys.executable, "-m", "ltm", "mcp"], env=env, capture_output=True, timeout=60,
+        input="".join(json.dumps(request) + "\n" for request in requests).encode(),
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    answers = {answer["id"]: answer for answer in map(json.loads, done.stdout.decode().splitlines())}
+    assert set(answers) == {1, 2, 3, "four"}, done.stderr.decode()
+    assert "tools" in answers[2]["result"]
+    assert json.loads(answers[3]["result"]["content"][0]["text"])["goal"] == example_packet()["goal"]
+    assert json.loads(answers["four"]["result"]["content"][0]["text"]) == []

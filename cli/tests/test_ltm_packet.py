@@ -61,6 +61,22 @@ def test_unsupported_version_names_the_supported_ones():
     assert errors_of(packet) == ['unsupported ltm_version "9.9" (supported: 0.1, 0.2)']
 
 
+@pytest.mark.parametrize("value,shown", [
+    (0.2, "a number (0.2)"), (2, "a number (2)"), (True, "a boolean (true)"), (None, "null"),
+    (["0.2"], "an array"), ({"v": "0.2"}, "an object"),
+])
+def test_ltm_version_that_is_not_a_string_says_so(value, shown):
+    packet = example_packet()
+    packet["ltm_version"] = value
+    assert errors_of(packet) == [f'ltm_version must be a string such as "0.2", not {shown}']
+
+
+def test_length_errors_count_in_the_singular_too():
+    packet = example_packet()
+    packet["id"] = "x"
+    assert errors_of(packet) == ["$.id: is too short (1 character; the minimum is 10)"]
+
+
 def test_too_long_field_names_its_path():
     packet = example_packet()
     packet["decisions"][1]["why"] = "x" * 1025
