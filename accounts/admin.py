@@ -3,6 +3,18 @@ from django.contrib.auth.admin import UserAdmin
 
 from accounts.models import ApiToken, User
 
+admin.site.site_header = "ltm hub administration"
+admin.site.site_title = "ltm hub administration"
+admin.site.index_title = "Users, teams, packets and tokens"
+
+
+class NoAddMixin:
+    """For rows that only the API or the dashboard can make correctly (hashed secrets, a packet's
+    validated body): the admin can list, change and delete them, never add one."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
 
 @admin.register(User)
 class HubUserAdmin(UserAdmin):
@@ -18,7 +30,8 @@ class HubUserAdmin(UserAdmin):
 
 
 @admin.register(ApiToken)
-class ApiTokenAdmin(admin.ModelAdmin):
+class ApiTokenAdmin(NoAddMixin, admin.ModelAdmin):
+    # Tokens are made on the Tokens page (the plaintext is shown once there).
     list_display = ("name", "user", "hint", "created_at", "last_used_at", "revoked_at")
     list_filter = ("revoked_at",)
     search_fields = ("name", "user__username", "hint")

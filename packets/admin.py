@@ -1,10 +1,12 @@
 from django.contrib import admin
 
+from accounts.admin import NoAddMixin
 from packets.models import Packet
 
 
 @admin.register(Packet)
-class PacketAdmin(admin.ModelAdmin):
+class PacketAdmin(NoAddMixin, admin.ModelAdmin):
+    # Packets arrive validated through the API (`ltm push`); here they can be listed, changed, deleted.
     list_display = ("id", "short_goal", "owner", "team", "project", "created_at", "published_at")
     list_filter = ("ltm_version", ("team", admin.RelatedOnlyFieldListFilter))
     search_fields = ("id", "goal", "next_step", "project", "tags", "owner__username", "team__name")

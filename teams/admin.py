@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from accounts.admin import NoAddMixin
 from teams.models import Invite, Membership, Team
 
 
@@ -32,8 +33,9 @@ class MembershipAdmin(admin.ModelAdmin):
 
 
 @admin.register(Invite)
-class InviteAdmin(admin.ModelAdmin):
-    # Only the code's hash is stored: an admin can see and revoke invites, never reuse one.
+class InviteAdmin(NoAddMixin, admin.ModelAdmin):
+    # Only the code's hash is stored: an admin can see and revoke invites, never reuse one. An invite
+    # made here would have a code nobody can see, so they are made on the team page or by the API.
     list_display = ("id", "team", "created_by", "created_at", "expires_at", "used_at", "used_by", "revoked_at")
     list_filter = ("used_at", "revoked_at")
     search_fields = ("team__name", "created_by__username", "used_by__username")

@@ -75,14 +75,18 @@ def test_expired_code_gets_a_clear_message(browser_as, grant):
     expire(grant.device_code)
     response = browser_as.get("/device", {"user_code": grant.user_code})
     assert response.status_code == 400
-    assert "expired" in response.content.decode()
+    page = response.content.decode()
+    assert "expired" in page
+    assert "Run <code>ltm auth</code> again" in page and "`" not in page
 
 
 def test_used_code_gets_a_clear_message_and_cannot_be_decided_twice(browser_as, grant):
     browser_as.post("/device/decide", {"user_code": grant.user_code, "action": "approve"})
     response = browser_as.get("/device", {"user_code": grant.user_code})
     assert response.status_code == 400
-    assert "already been used" in response.content.decode()
+    page = response.content.decode()
+    assert "already been used" in page
+    assert "Run <code>ltm auth</code> again" in page and "`" not in page  # a command, not backticks
     again = browser_as.post("/device/decide", {"user_code": grant.user_code, "action": "deny"})
     assert again.status_code == 400
     grant.refresh_from_db()

@@ -15,7 +15,7 @@ from packets.models import Packet
 from packets.services import packet_push
 from packets.tests.factories import packet_v02
 from teams.models import Membership
-from teams.services import team_create
+from teams.services import invite_create, team_create
 
 
 def api_list(token):
@@ -238,3 +238,43 @@ def test_admin_lists_teams_packets_and_invites(alice):
     for path in ("/admin/teams/team/", "/admin/teams/membership/", "/admin/teams/invite/",
                  "/admin/packets/packet/", "/admin/accounts/user/", "/admin/accounts/apitoken/"):
         assert client.get(path).status_code == 200, path
+
+
+def test_admin_cannot_add_packets_tokens_or_invites_but_can_list_and_change_them(alice, bob):
+    """Those rows are made by the API or the dashboard (hashed secrets, a validated body); an admin
+    "Add" form could only make broken ones."""
+    alice.is_staff = alice.is_superuser = True
+    alice.save()
+    team = team_create(owner=bob, name="core")
+    packet, _ = packet_push(user=bob, packet=packet_v02())
+    token, _ = api_token_create(user=bob, name="laptop")
+    invite, _ = invite_create(actor=bob, team=team)
+    client = signed_in(alice)
+
+    for model, pk in (("packets/packet", packet.pk), ("accounts/apitoken", token.pk), ("teams/invite", invite.pk)):
+        assert client.get(f"/admin/{model}/add/").status_code == 403, model
+        listing = client.get(f"/admin/{model}/")
+        assert listing.status_code == 200, model
+        assert f'href="/admin/{model}/add/"' not in listing.content.decode(), model
+        assert client.get(f"/admin/{model}/{pk}/change/").status_code == 200, model
+
+    changed = client.post(f"/admin/accounts/apitoken/{token.pk}/change/", {"name": "old laptop", "user": bob.pk})
+    assert changed.status_code == 302
+    token.refresh_from_db()
+    assert token.name == "old laptop"
+
+
+def test_admin_is_branded_and_names_the_two_account_sections_apart(alice):
+    alice.is_staff = alice.is_superuser = True
+    alice.save()
+    body = signed_in(alice).get("/admin/").content.decode()
+    assert "ltm hub administration" in body
+    assert "People and tokens" in body  # ours; allauth's app keeps its "Accounts"
+    assert "Django administration" not in body
+
+
+def test_device_revoke_question_shows_the_command_as_code(alice):
+    device = device_token(alice)
+    asked = signed_in(alice).post(f"/devices/{device.pk}/revoke").content.decode()
+    assert "runs <code>ltm auth</code> again" in asked
+    assert "`" not in asked

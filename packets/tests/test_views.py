@@ -35,7 +35,7 @@ def test_signed_out_visitors_get_the_landing_page_with_the_auth_command(client):
     response = client.get("/")
     assert response.status_code == 200
     assert '<pre class="cmd">ltm auth http://testserver</pre>' in response.content.decode()
-    assert '<pre class="cmd">pip install ./cli</pre>' in response.content.decode()
+    assert "<code>pip install ./cli</code> from a checkout" in response.content.decode()
     assert "page" not in response.context
 
 
@@ -191,6 +191,19 @@ def test_action_buttons_follow_the_rights(alice, bob, team):
     for action in ("publish", "delete", "move"):
         assert f"/packets/{packet.id}/{action}" in owner_page
         assert f"/packets/{packet.id}/{action}" not in member_page
+
+
+
+def test_packet_page_groups_its_actions_and_marks_criteria_as_criteria(alice, bob, team):
+    packet = push(alice, team=team)
+    owner_page = signed_in(alice).get(f"/packets/{packet.id}").content.decode()
+    copy_group, manage_group = owner_page.split('class="action-group manage"')
+    assert 'data-copy-target="resume-block"' in copy_group
+    for action in ("publish", "move", "delete"):
+        assert f"/packets/{packet.id}/{action}" in manage_group
+    assert 'class="packet-list criteria"' in owner_page  # a neutral marker, not a green tick
+    member_page = signed_in(bob).get(f"/packets/{packet.id}").content.decode()
+    assert "action-group manage" not in member_page  # nothing to manage: no empty group
 
 
 # Delete

@@ -1,7 +1,10 @@
 """The dashboard's team pages: list and create, a team's page, and every action with its rights."""
 
+import re
+
 import pytest
 
+from accounts.services import api_token_create
 from hub.testing import signed_in
 from packets.models import Packet
 from packets.services import packet_push
@@ -217,3 +220,16 @@ def test_a_member_cannot_delete_the_team(bob, team):
     response = signed_in(bob).post("/teams/core/delete", {"confirm_name": "core"}, follow=True)
     assert Team.objects.filter(name="core").exists()
     assert "only the team owner can do this" in response.content.decode()
+
+
+def test_every_cell_of_the_team_pages_tables_has_its_label_for_narrow_screens(alice, team):
+    """On a phone the column headings are hidden; each cell names its column (data-label)."""
+    invite_create(actor=alice, team=team)
+    api_token_create(user=alice, name="laptop")
+    client = signed_in(alice)
+    for path in (f"/teams/{team.name}", "/teams", "/tokens"):
+        body = client.get(path).content.decode()
+        cells = re.findall(r"<td[^>]*>", body)
+        assert cells, path
+        for cell in cells:
+            assert "data-label=" in cell or 'class="row-actions"' in cell, (path, cell)
