@@ -9,6 +9,8 @@ import argparse
 import hashlib
 import json
 import os
+import shlex
+import subprocess
 import sys
 import webbrowser
 from urllib.parse import quote
@@ -119,13 +121,19 @@ def _check_pasted_token(hub: Hub, token: str) -> None:
         raise
 
 
-def cmd_whoami(args) -> int:
+def whoami_json() -> str:
+    """What the Go client prints for `ltm auth whoami` (and its MCP whoami tool answers): JSON
+    with the host and the first 8 hex digits of sha256(token), either empty when not set."""
     host, token = configured_host(), read_token()
-    if not token:
-        raise ActionError(f"not signed in; run `ltm auth {normalize_host(host) if host else '<host>'}`")
-    fingerprint = hashlib.sha256(token.encode("utf-8")).hexdigest()[:8]
-    print(f"host: {normalize_host(host) if host else '(none configured)'}")
-    print(f"token: sha256:{fingerprint}")
+    fingerprint = hashlib.sha256(token.encode("utf-8")).hexdigest()[:8] if token else ""
+    return json.dumps({"host": normalize_host(host) if host else "", "token_hash8": fingerprint}, indent=2)
+
+
+def cmd_whoami(args) -> int:
+    print(whoami_json())
+    if not read_token():  # still exit 0, as the Go client does; the note goes to stderr
+        host = configured_host()
+        _err(f"not signed in; run `ltm auth {normalize_host(host) if host else '<host>'}`")
     return 0
 
 
@@ -146,8 +154,8 @@ def cmd_push(args) -> int:
 def cmd_ls(args) -> int:
     hub = actions.connect()
     packets = hub.list_packets(limit=args.limit, team=args.team)
-    if _wants_json(args):
-        print(json.dumps(packets, indent=2, ensure_ascii=False))
+    if _wants_json(args):  # the hub's shape, as the Go client prints it: {"packets": [...]}
+        print(json.dumps({"packets": packets}, indent=2, ensure_ascii=False))
         return 0
     if not packets:
         if args.team:
@@ -207,7 +215,8 @@ def cmd_resume(args) -> int:
     packet_id = args.id or _pick_packet(hub)
     packet, _ = actions.fetch_packet(hub, packet_id)
     block = render_resume(packet)
-    copy = args.copy if args.copy is not None else (args.id is None or sys.stdout.isatty())
+    # As the Go client: the picker's choice goes to the clipboard, a given id to stdout.
+    copy = args.copy if args.copy is not None else args.id is None
     if copy:
         tool = clipboard.copy(block)
         if tool:
@@ -265,7 +274,7 @@ def cmd_teams_rm(args) -> int:
 def cmd_teams_ls(args) -> int:
     teams = actions.connect().list_teams()
     if _wants_json(args):
-        print(json.dumps(teams, indent=2, ensure_ascii=False))
+        print(json.dumps({"teams": teams}, indent=2, ensure_ascii=False))
     elif not teams:
         _err("you are in no team yet; create one with `ltm teams create <name>`")
     else:
@@ -276,7 +285,7 @@ def cmd_teams_ls(args) -> int:
 def cmd_teams_members(args) -> int:
     members = _team_call(lambda hub: hub.team_members(args.name), args.name)
     if _wants_json(args):
-        print(json.dumps(members, indent=2, ensure_ascii=False))
+        print(json.dumps({"members": members}, indent=2, ensure_ascii=False))
         return 0
     rows = [(m.get("display", ""), m.get("email") or "", m.get("role", ""), m.get("joined_at", ""), m.get("user_id", ""))
             for m in members]
@@ -381,7 +390,21 @@ def cmd_config(args) -> int:
         config_set(args.key, args.value)
     elif action == "unset":
         config_unset(args.key)
+    elif action == "edit":
+        return _edit_config()
     return 0
+
+
+def _edit_config() -> int:
+    """Open config.toml in the config `editor`, else $EDITOR, else vi (as the Go client)."""
+    editor = load_config()["editor"] or os.environ.get("EDITOR") or "vi"
+    command = shlex.split(editor) or ["vi"]
+    try:
+        code = subprocess.call([*command, str(config_path())])
+    except OSError as exc:
+        raise ActionError(f"cannot run the editor {editor!r}: {exc.strerror}; "
+                          "set another with `ltm config set editor <command>`") from None
+    return 0 if code == 0 else 1
 
 
 def cmd_platform(args) -> int:
@@ -570,6 +593,7 @@ def build_parser() -> argparse.ArgumentParser:
     setter.add_argument("key", choices=KEYS)
     setter.add_argument("value")
     config_verbs.add_parser("unset", help="reset one setting").add_argument("key", choices=KEYS)
+    config_verbs.add_parser("edit", help="open the config file in the config `editor`, $EDITOR or vi")
 
     verb("platform", cmd_platform, "open the hub's dashboard in the browser", aliases=["dashboard"])
     verb("mcp", cmd_mcp, "serve the ltm tools to an agent over MCP (stdio)")

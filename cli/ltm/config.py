@@ -90,12 +90,27 @@ def read_config_file() -> dict:
         raise ConfigError(f"cannot read {path}: {exc}; fix or delete the file") from None
 
 
+# Environment variables that override the file, first set wins (the Go client reads LTM_HOST,
+# LTM_USER and LTM_OUTPUT; LTM_HUB_URL is this client's own name for the host).
+ENV_OVERRIDES: dict[str, tuple[str, ...]] = {
+    "host": ("LTM_HUB_URL", "LTM_HOST"),
+    "user": ("LTM_USER",),
+    "output": ("LTM_OUTPUT",),
+}
+
+
 def load_config() -> dict:
-    """Every known key with its value from the file, or its default."""
+    """Every known key with its value from the environment, else the file, else its default
+    (what `ltm config get` and `ltm config list` show, as the Go client does)."""
     values = dict(DEFAULTS)
     for key, value in read_config_file().items():
         if key in DEFAULTS:
             values[key] = value
+    for key, names in ENV_OVERRIDES.items():
+        for name in names:
+            if os.environ.get(name):
+                values[key] = os.environ[name]
+                break
     if not values["output"]:
         values["output"] = "human"
     return values
@@ -127,16 +142,12 @@ def config_list() -> list[tuple[str, str]]:
 
 def configured_host() -> str | None:
     """The hub to talk to: $LTM_HUB_URL, else $LTM_HOST (the Go client's), else config `host`."""
-    for name in ("LTM_HUB_URL", "LTM_HOST"):
-        if os.environ.get(name):
-            return os.environ[name]
-    host = load_config()["host"]
-    return host or None
+    return load_config()["host"] or None
 
 
 def host_source() -> str | None:
     """Where configured_host() found the address, in words for messages; None without one."""
-    for name in ("LTM_HUB_URL", "LTM_HOST"):
+    for name in ENV_OVERRIDES["host"]:
         if os.environ.get(name):
             return f"set by {name}"
     return "see `ltm config get host`" if load_config()["host"] else None

@@ -8,7 +8,6 @@ schema error with its JSON path, so one more call can fix them all.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from contextlib import contextmanager
 from typing import Annotated, Any
@@ -22,9 +21,9 @@ from pydantic import Field
 
 from . import __version__, actions
 from .actions import ActionError, IdTaken, PacketRejected, RedactionRefused, fresh_example, new_ulid, utc_now
-from .cli import packet_summary, plural
+from .cli import packet_summary, plural, whoami_json
 from .client import HubError, normalize_host
-from .config import configured_host, read_token
+from .config import configured_host
 from .packet import canonical_json
 from .resume import render_resume
 
@@ -174,15 +173,20 @@ def example() -> str:
     return json.dumps(fresh_example(), indent=2, ensure_ascii=False)
 
 
-@server.tool(description="Which hub this server talks to and which token it uses (a fingerprint).",
+@server.tool(description="Which hub this server talks to and which token it uses, as JSON "
+                         '{"host", "token_hash8"} (the first 8 hex digits of sha256(token)); either is '
+                         "empty when not set: then ask the person to run `ltm auth <host>`.",
              structured_output=False)
 def whoami() -> str:
-    host, token = configured_host(), read_token()
-    if not token:
-        raise ToolError("not signed in: ask the person to run `ltm auth <host>` in a terminal")
-    fingerprint = hashlib.sha256(token.encode("utf-8")).hexdigest()[:8]
-    shown = normalize_host(host) if host else "(no hub configured)"
-    return f"host: {shown}\ntoken: sha256:{fingerprint}"
+    return whoami_json()
+
+
+@server.tool(description="The URL of the hub's web dashboard, for the person to open.", structured_output=False)
+def platform() -> str:
+    host = configured_host()
+    if not host:
+        raise ToolError("no hub configured: ask the person to run `ltm auth <host>` in a terminal")
+    return normalize_host(host) + "/"
 
 
 @contextmanager

@@ -69,7 +69,7 @@ def test_pasted_token_sign_in(signed_in, live_server, tmp_path, capsys):
     stored = (tmp_path / "alice" / "credentials").read_text()
     assert stored == signed_in + "\n"
     assert f'host = "{live_server.url}"' in (tmp_path / "alice" / "config.toml").read_text()
-    assert out_of(capsys, ["auth", "whoami"]).startswith(f"host: {live_server.url}\n")
+    assert json.loads(out_of(capsys, ["auth", "whoami"]))["host"] == live_server.url
 
 
 def test_bad_token_is_refused_and_not_stored(live_server, transactional_db, tmp_path, monkeypatch, capsys):
@@ -82,7 +82,7 @@ def test_bad_token_is_refused_and_not_stored(live_server, transactional_db, tmp_
 
 def test_push_ls_show_pull_resume_rm(signed_in, tmp_path, capsys):
     assert out_of(capsys, ["push", write_example(tmp_path)]) == PACKET_ID + "\n"
-    listed = json.loads(out_of(capsys, ["ls", "--json"]))
+    listed = json.loads(out_of(capsys, ["ls", "--json"]))["packets"]
     assert [p["id"] for p in listed] == [PACKET_ID]
     assert listed[0]["goal"] == example_packet()["goal"]
     assert json.loads(out_of(capsys, ["show", "--json", PACKET_ID])) == example_packet()
@@ -158,7 +158,7 @@ def test_another_persons_packet_is_not_found(signed_in, live_server, person, tmp
     out_of(capsys, ["auth", live_server.url, bob_token])
     assert main(["show", PACKET_ID]) == 1
     assert "not found" in capsys.readouterr().err
-    assert json.loads(out_of(capsys, ["ls", "--json"])) == []
+    assert json.loads(out_of(capsys, ["ls", "--json"])) == {"packets": []}
 
 
 def test_publish_and_unpublish(signed_in, tmp_path, capsys):
@@ -182,10 +182,10 @@ def test_teams_invite_and_join_on_a_clean_config(signed_in, live_server, tmp_pat
     assert captured.out == "core\n"  # the team's name, for scripts; the notes go to stderr
     assert "joined team core as Bob Builder (new account; run `ltm account claim`" in captured.err
     assert (tmp_path / "clean" / "credentials").read_text().strip()
-    members = json.loads(out_of(capsys, ["teams", "members", "core", "--json"]))
+    members = json.loads(out_of(capsys, ["teams", "members", "core", "--json"]))["members"]
     assert sorted(m["display"] for m in members) == ["Bob Builder", "alice"]
-    assert [t["name"] for t in json.loads(out_of(capsys, ["teams", "ls", "--json"]))] == ["core"]
-    assert [p["id"] for p in json.loads(out_of(capsys, ["ls", "--json", "-t", "core"]))] == [PACKET_ID]
+    assert [t["name"] for t in json.loads(out_of(capsys, ["teams", "ls", "--json"]))["teams"]] == ["core"]
+    assert [p["id"] for p in json.loads(out_of(capsys, ["ls", "--json", "-t", "core"]))["packets"]] == [PACKET_ID]
     out_of(capsys, ["teams", "leave", "core"])
     assert main(["ls", "-t", "core"]) == 1
     assert main(["join", url]) == 1
@@ -272,4 +272,4 @@ def test_device_flow_end_to_end(live_server, person, tmp_path, monkeypatch, caps
     token = (tmp_path / "device" / "credentials").read_text().strip()
     assert token and not token.startswith("-")
     assert main(["ls", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out) == []
+    assert json.loads(capsys.readouterr().out) == {"packets": []}

@@ -53,9 +53,9 @@ def test_save_reads_stdin_and_pushes_into_a_team(hub, tmp_path, monkeypatch, cap
     assert hub.last("POST", "/v1/packets").path == "/v1/packets?team=core"
     capsys.readouterr()
     assert main(["ls", "--json", "-t", "core"]) == 0
-    assert [p["id"] for p in json.loads(capsys.readouterr().out)] == ["01JS5LTMEXAMPLEPACKET00001A"]
+    assert [p["id"] for p in json.loads(capsys.readouterr().out)["packets"]] == ["01JS5LTMEXAMPLEPACKET00001A"]
     assert main(["ls", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out) == []
+    assert json.loads(capsys.readouterr().out) == {"packets": []}
 
 
 def test_push_to_an_unknown_team_says_how_to_list_teams(hub, tmp_path, capsys):
@@ -167,9 +167,9 @@ def test_ls_is_newest_first_and_passes_the_limit(two_packets, hub, capsys):
     assert lines[1].startswith("01HV00000000000000000000B2") and lines[1].endswith("Second goal")
     assert main(["ls", "--limit", "1", "--json"]) == 0
     assert hub.last("GET", "/v1/packets").path == "/v1/packets?limit=1"
-    assert json.loads(capsys.readouterr().out) == [
+    assert json.loads(capsys.readouterr().out) == {"packets": [
         {"id": "01HV00000000000000000000B2", "created_at": "2026-04-22T00:00:00Z", "goal": "Second goal"}
-    ]
+    ]}
 
 
 def test_ls_when_empty(hub, capsys):
@@ -236,6 +236,32 @@ def test_resume_prints_the_block_with_no_copy(two_packets, capsys):
     out = capsys.readouterr().out
     assert out.startswith("# Resume from ltm packet")
     assert f"- Continues: {two_packets[0]['id']}" in out
+
+
+def test_resume_with_an_id_prints_even_on_a_terminal(two_packets, monkeypatch, capsys):
+    """As the Go client: with an id the block goes to stdout; only --copy (or the picker) uses
+    the clipboard."""
+    copied = []
+    monkeypatch.setattr(ltm.cli.clipboard, "copy", lambda text: copied.append(text) or "xclip")
+    monkeypatch.setattr(ltm.cli.sys.stdout, "isatty", lambda: True)
+    capsys.readouterr()
+    assert main(["resume", two_packets[1]["id"]]) == 0
+    assert capsys.readouterr().out.startswith("# Resume from ltm packet")
+    assert copied == []
+
+
+def test_json_output_keeps_the_hubs_shape(hub, monkeypatch, capsys):
+    """`ls`, `teams ls` and `teams members` with --json (or LTM_OUTPUT=json) print what the hub
+    answered, {"packets": [...]}, {"teams": [...]}, {"members": [...]}, as the Go client does."""
+    assert main(["teams", "create", "core"]) == 0
+    capsys.readouterr()
+    assert main(["ls", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"packets": []}
+    assert main(["teams", "ls", "--json"]) == 0
+    assert [t["name"] for t in json.loads(capsys.readouterr().out)["teams"]] == ["core"]
+    monkeypatch.setenv("LTM_OUTPUT", "json")
+    assert main(["teams", "members", "core"]) == 0
+    assert [m["role"] for m in json.loads(capsys.readouterr().out)["members"]] == ["owner"]
 
 
 def test_resume_copies_to_the_clipboard(two_packets, monkeypatch, capsys):
@@ -332,7 +358,7 @@ def test_invite_and_join_on_a_clean_machine(hub, config_dir, monkeypatch, capsys
     assert stat.S_IMODE((clean / "credentials").stat().st_mode) == 0o600
     assert f'host = "{hub.url}"' in (clean / "config.toml").read_text()
     assert main(["teams", "ls", "--json"]) == 0
-    assert [t["name"] for t in json.loads(capsys.readouterr().out)] == ["core"]
+    assert [t["name"] for t in json.loads(capsys.readouterr().out)["teams"]] == ["core"]
     assert main(["join", url]) == 1
     assert "invite expired or already consumed" in capsys.readouterr().err
 
@@ -413,7 +439,10 @@ def test_auth_with_a_pasted_token(hub, config_dir, monkeypatch, capsys):
     assert f'host = "{hub.url}"' in (config_dir / "config.toml").read_text()
     assert main(["auth", "whoami"]) == 0
     fingerprint = hashlib.sha256(b"tok-alice").hexdigest()[:8]
-    assert capsys.readouterr().out.splitlines()[-2:] == [f"host: {hub.url}", f"token: sha256:{fingerprint}"]
+    # the Go client's output: indented JSON, keys host and token_hash8
+    assert capsys.readouterr().out.endswith(
+        f'{{\n  "host": "{hub.url}",\n  "token_hash8": "{fingerprint}"\n}}\n'
+    )
 
 
 def test_auth_with_a_rejected_token_stores_nothing(hub, config_dir, capsys):
@@ -424,8 +453,11 @@ def test_auth_with_a_rejected_token_stores_nothing(hub, config_dir, capsys):
 
 
 def test_whoami_when_signed_out(config_dir, capsys):
-    assert main(["auth", "whoami"]) == 1
-    assert "not signed in" in capsys.readouterr().err
+    """As the Go client: the JSON with empty values, exit 0; the hint goes to stderr."""
+    assert main(["auth", "whoami"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == {"host": "", "token_hash8": ""}
+    assert "not signed in" in captured.err
 
 
 class FakeTime:

@@ -123,3 +123,36 @@ def test_broken_config_file_is_reported(config_dir, capsys):
     (config_dir / "config.toml").write_text("host = \n")
     assert main(["config", "get", "host"]) == 1
     assert "fix or delete the file" in capsys.readouterr().err
+
+
+def test_env_overrides_show_in_config_get_and_list_as_in_the_go_client(config_dir, monkeypatch, capsys):
+    """The Go client's Resolve: LTM_HOST, LTM_USER and LTM_OUTPUT win over the file, and
+    `config get` / `config list` show the resolved values."""
+    assert main(["config", "set", "user", "file-user"]) == 0
+    monkeypatch.setenv("LTM_HOST", "https://env.example")
+    monkeypatch.setenv("LTM_USER", "env-user")
+    monkeypatch.setenv("LTM_OUTPUT", "json")
+    capsys.readouterr()
+    assert main(["config", "get", "host"]) == 0
+    assert main(["config", "get", "user"]) == 0
+    assert main(["config", "get", "output"]) == 0
+    assert capsys.readouterr().out == "https://env.example\nenv-user\njson\n"
+    assert main(["config", "list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert "user = env-user" in listed and "output = json" in listed
+    # the file itself keeps what was set there
+    assert tomllib.loads(config.config_path().read_text()) == {"user": "file-user"}
+
+
+def test_config_edit_opens_the_configured_editor(config_dir, monkeypatch):
+    """`ltm config edit`, as the Go client: the config `editor`, else $EDITOR, else vi."""
+    calls = []
+    monkeypatch.setattr("ltm.cli.subprocess.call", lambda argv: calls.append(argv) or 0)
+    monkeypatch.setenv("EDITOR", "nano")
+    assert main(["config", "edit"]) == 0
+    assert main(["config", "set", "editor", "code --wait"]) == 0
+    assert main(["config", "edit"]) == 0
+    monkeypatch.setattr("ltm.cli.subprocess.call", lambda argv: calls.append(argv) or 3)
+    assert main(["config", "edit"]) == 1  # the editor failed
+    path = str(config.config_path())
+    assert calls == [["nano", path], ["code", "--wait", path], ["code", "--wait", path]]

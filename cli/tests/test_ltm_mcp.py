@@ -1,6 +1,7 @@
 """`ltm mcp` driven as a subprocess by the official MCP SDK's stdio client, against the fake hub."""
 
 import asyncio
+import hashlib
 import json
 import os
 import re
@@ -14,7 +15,8 @@ from ltm.resume import render_resume
 
 from mcp import Client, StdioServerParameters
 
-TOOLS = {"save", "push", "resume", "ls", "show", "pull", "rm", "publish", "unpublish", "example", "whoami"}
+TOOLS = {"save", "push", "resume", "ls", "show", "pull", "rm", "publish", "unpublish", "example", "whoami",
+         "platform"}
 
 
 def run_session(config_dir, hub_url, steps):
@@ -63,6 +65,7 @@ def test_tools_example_save_and_resume(hub, config_dir):
         results["resume"] = await client.call_tool("resume", {"id": new_id})
         results["ls"] = await client.call_tool("ls", {"limit": 5})
         results["whoami"] = await client.call_tool("whoami", {})
+        results["platform"] = await client.call_tool("platform", {})
         results["missing"] = await client.call_tool("resume", {"id": "01HV0000000000000000000000"})
         return results
 
@@ -102,7 +105,9 @@ def test_tools_example_save_and_resume(hub, config_dir):
 
     assert [p["id"] for p in json.loads(text(results["ls"]))] == [new_id]
     assert hub.last("GET", "/v1/packets?").path == "/v1/packets?limit=5"
-    assert text(results["whoami"]).startswith(f"host: {hub.url}\ntoken: sha256:")
+    fingerprint = hashlib.sha256(b"tok-alice").hexdigest()[:8]
+    assert json.loads(text(results["whoami"])) == {"host": hub.url, "token_hash8": fingerprint}
+    assert text(results["platform"]) == hub.url + "/"  # the Go client's `platform` tool: the dashboard
 
     assert results["missing"].is_error
     assert "not found" in text(results["missing"])
