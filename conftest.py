@@ -1,5 +1,7 @@
 """Fixtures shared by every test of the hub: people, tokens and an API client that speaks as them."""
 
+import uuid
+
 import pytest
 
 from accounts.services import api_token_create, user_upsert
@@ -54,13 +56,11 @@ def anon_api():
 
 
 @pytest.fixture(autouse=True)
-def _clear_cache():
-    """Rate limits and other cached state must not leak from one test to the next (in CI the
-    cache is the shared Redis)."""
-    from django.core.cache import cache
-
-    cache.clear()
-    yield
+def _cache_of_its_own(settings):
+    """Rate limits and other cached state must not leak from one test to the next. Each test gets
+    a fresh key prefix rather than a cleared cache: with Redis (CI), clearing would flush the whole
+    database, which is also the Celery broker and may be shared with another run."""
+    settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
 
 
 @pytest.fixture(autouse=True)

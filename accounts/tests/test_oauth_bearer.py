@@ -10,21 +10,11 @@ from oauth2_provider.models import get_access_token_model, get_device_grant_mode
 
 from accounts import device
 from accounts.tasks import purge_expired_oauth
-from accounts.tests.device_flow import Bearer, authorize_device, grant_of, poll
+from accounts.tests.device_flow import Bearer, authorize_device, device_token
 from hub.errors import NotFound
 from packets.tests.factories import packet_v02
 
 pytestmark = pytest.mark.django_db
-
-
-def device_token(client, user, scope="read write") -> str:
-    """A token through the whole device flow, approved by `user`."""
-    started = authorize_device(client, scope=scope).json()
-    code = grant_of(started["device_code"]).user_code
-    device.device_grant_decide(user=user, address="127.0.0.1", raw_code=code, approve=True)
-    response = poll(client, started["device_code"])
-    assert response.status_code == 200, response.content
-    return response.json()["access_token"]
 
 
 def test_oauth_token_reads_and_writes_packets(client, alice):
@@ -46,6 +36,56 @@ def test_read_only_token_gets_403_on_writes(client, alice, api_as):
     assert refused.status_code == 403
     assert "write" in refused.json()["error"]
     assert reader.delete(f"/v1/packets/{packet['id']}").status_code == 403
+
+
+WRITES = [
+    ("post", "/v1/teams", {"name": "beta"}),
+    ("delete", "/v1/teams/alpha", None),
+    ("delete", "/v1/teams/alpha/members/{bob}", None),
+    ("post", "/v1/teams/alpha/invites", {}),
+    ("delete", "/v1/teams/alpha/invites/{invite}", None),
+    ("post", "/v1/packets/{packet}/publish", {}),
+    ("delete", "/v1/packets/{packet}/publish", None),
+    ("post", "/v1/account/claim-link", {}),
+]
+READS = ["/v1/packets", "/v1/packets/{packet}", "/v1/teams", "/v1/teams/alpha/members", "/v1/teams/alpha/invites"]
+
+
+@pytest.fixture
+def alpha_with_a_published_packet(alice, bob, api_as):
+    """alice owns alpha (bob is a member), has a pending invite and a published personal packet."""
+    from teams.tests.factories import make_invite, make_team
+
+    team = make_team(alice, "alpha", members=[bob])
+    invite, _ = make_invite(team)
+    packet = packet_v02()
+    assert api_as(alice).post("/v1/packets", packet).status_code == 201
+    assert api_as(alice).post(f"/v1/packets/{packet['id']}/publish").status_code == 200
+    return {"bob": bob.id, "invite": invite.id, "packet": packet["id"]}
+
+
+@pytest.mark.parametrize(("method", "path", "body"), WRITES)
+def test_a_read_only_token_changes_nothing_anywhere(client, alice, alpha_with_a_published_packet, method, path, body):
+    from packets.models import Packet
+    from teams.models import Invite, Membership, Team
+
+    reader = Bearer(device_token(client, alice, scope="read"))
+    path = path.format(**alpha_with_a_published_packet)
+    response = reader.post(path, body) if method == "post" else reader.delete(path)
+    assert response.status_code == 403, path
+    assert response.json() == {"error": "this token's scope does not allow this request (it needs 'write')"}
+    assert list(Team.objects.values_list("name", flat=True)) == ["alpha"]
+    assert Membership.objects.count() == 2
+    assert Invite.objects.filter(revoked_at=None).count() == 1
+    assert Packet.objects.get().public_slug
+
+
+@pytest.mark.parametrize("path", READS)
+def test_a_write_only_token_reads_nothing(client, alice, alpha_with_a_published_packet, path):
+    writer = Bearer(device_token(client, alice, scope="write"))
+    response = writer.get(path.format(**alpha_with_a_published_packet))
+    assert response.status_code == 403, path
+    assert response.json() == {"error": "this token's scope does not allow reading (it needs 'read')"}
 
 
 def test_unknown_and_expired_oauth_tokens_are_invalid(client, alice):

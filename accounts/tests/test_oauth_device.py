@@ -92,7 +92,11 @@ def test_json_body_is_refused_with_invalid_request(client):
         "/oauth/authorize_device", data={"client_id": "ltm-cli"}, content_type="application/json"
     )
     assert response.status_code == 400
-    assert response.json()["error"] in ("invalid_request", "invalid_client")
+    assert response.json() == {
+        "error": "invalid_request",
+        "error_description": "Content-Type must be application/x-www-form-urlencoded",
+    }
+    assert not get_device_grant_model().objects.exists()
 
 
 def test_unknown_client_is_invalid_client(client):

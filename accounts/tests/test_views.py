@@ -136,12 +136,20 @@ def device_token(user, token="device-token-value"):
 def test_devices_are_listed_and_revoked(alice):
     device = device_token(alice)
     client = signed_in(alice)
+    assert api_list("device-token-value").status_code == 200
 
     body = client.get("/tokens").content.decode()
     assert f"/devices/{device.pk}/revoke" in body
 
+    asked = client.post(f"/devices/{device.pk}/revoke")
+    assert b"Sign this device out?" in asked.content
+    assert api_list("device-token-value").status_code == 200, "nothing happens before the confirmation"
+
     client.post(f"/devices/{device.pk}/revoke", {"confirmed": "yes"})
     assert f"/devices/{device.pk}/revoke" not in client.get("/tokens").content.decode()
+    response = api_list("device-token-value")
+    assert response.status_code == 401
+    assert response.json() == {"error": "invalid token"}
 
 
 @pytest.mark.parametrize("data", [{}, {"confirmed": "yes"}])
@@ -229,6 +237,15 @@ def test_admin_deactivate_action_stops_sign_in_and_tokens(alice, bob, make_token
     assert alice.is_active, "an admin cannot lock themselves out by selecting everyone"
     assert api_list(plaintext).status_code == 401
     assert not Client().login(username="bob", password="correct-horse-battery")
+
+
+def test_someone_who_is_not_staff_cannot_use_the_admin_or_its_deactivate_action(alice, bob):
+    client = signed_in(alice)
+    assert client.get("/admin/").status_code == 302
+    response = client.post("/admin/accounts/user/", {"action": "deactivate", "_selected_action": [bob.pk]})
+    assert response.status_code == 302 and response["Location"].startswith("/admin/login/")
+    bob.refresh_from_db()
+    assert bob.is_active
 
 
 def test_admin_lists_teams_packets_and_invites(alice):

@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from celery.result import EagerResult
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
@@ -56,7 +57,9 @@ def test_purge_runs_on_a_real_worker(alice):
         cwd=ROOT, env={**os.environ, "DATABASE_URL": _database_url_of_tests()},
     )
     try:
-        purge_expired_oauth.apply_async(queue=queue)
+        result = purge_expired_oauth.apply_async(queue=queue)
+        # Run in this process (eager mode), the task would purge without any worker at all.
+        assert not isinstance(result, EagerResult), "the task ran eagerly, not on the worker"
         deadline = time.monotonic() + 120  # a busy CI machine starts a worker slowly
         while Grant.objects.filter(pk=expired.pk).exists() and time.monotonic() < deadline:
             assert worker.poll() is None, "the worker exited"

@@ -27,3 +27,16 @@ def packet_v01(**overrides) -> dict:
     }
     packet.update(overrides)
     return packet
+
+
+def seed_packets(owner, count) -> None:
+    """`count` personal packets of `owner`, stored directly (quicker than pushing each one)."""
+    from ltm.packet import canonical_json
+    from packets.models import Packet
+
+    body = canonical_json(packet_v02())
+    Packet.objects.bulk_create(
+        Packet(id=f"01BULK{i:020d}", owner=owner, ltm_version="0.2", created_at="2026-01-01T00:00:00Z",
+               goal="g", next_step="n", body=body)
+        for i in range(count)
+    )

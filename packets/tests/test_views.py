@@ -133,6 +133,17 @@ def test_packet_page_of_someone_elses_packet_is_404(alice, bob):
     assert signed_in(alice).get("/packets/nope-nope-nope").status_code == 404
 
 
+def test_a_team_packet_is_404_to_someone_outside_the_team(alice, carol, team):
+    packet = push(alice, team=team, goal="core business")
+    outsider = signed_in(carol)
+    assert outsider.get(f"/packets/{packet.id}").status_code == 404
+    assert outsider.get(f"/packets/{packet.id}.json").status_code == 404
+    for action in ("publish", "unpublish", "delete", "move"):
+        assert outsider.post(f"/packets/{packet.id}/{action}", {"confirmed": "yes", "to": "personal"}).status_code == 404
+    packet.refresh_from_db()
+    assert (packet.team, packet.public_slug) == (team, None)
+
+
 def test_packet_pages_need_a_signed_in_person(client, alice):
     packet = push(alice)
     response = client.get(f"/packets/{packet.id}")
@@ -182,6 +193,21 @@ def test_a_member_cannot_publish_someone_elses_team_packet(alice, bob, team):
     packet.refresh_from_db()
     assert packet.public_slug is None
     assert "only the packet&#x27;s creator or the team owner" in response.content.decode()
+
+
+def test_a_member_cannot_unpublish_someone_elses_team_packet(alice, bob, team):
+    packet = push(alice, team=team)
+    signed_in(alice).post(f"/packets/{packet.id}/publish")
+    packet.refresh_from_db()
+    slug = packet.public_slug
+    assert slug
+
+    response = signed_in(bob).post(f"/packets/{packet.id}/unpublish", {"confirmed": "yes"}, follow=True)
+
+    packet.refresh_from_db()
+    assert packet.public_slug == slug
+    assert "only the packet&#x27;s creator or the team owner" in response.content.decode()
+    assert Client().get(f"/p/{slug}").status_code == 200
 
 
 def test_action_buttons_follow_the_rights(alice, bob, team):

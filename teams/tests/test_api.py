@@ -4,8 +4,8 @@ import pytest
 
 from packets.models import Packet
 from packets.tests.factories import packet_v02
-from teams.models import Membership, Team
-from teams.tests.factories import make_team
+from teams.models import Invite, Membership, Team
+from teams.tests.factories import make_invite, make_team
 
 pytestmark = pytest.mark.django_db
 
@@ -106,20 +106,24 @@ def test_members_lists_role_display_and_joined_at(api_as, alice, bob, alpha):
         ("post", "/v1/teams/alpha/leave"),
         ("post", "/v1/teams/alpha/invites"),
         ("get", "/v1/teams/alpha/invites"),
+        ("delete", "/v1/teams/alpha/invites/{invite}"),
         ("get", "/v1/packets?team=alpha"),
         ("post", "/v1/packets?team=alpha"),
     ],
 )
 def test_a_non_member_gets_404_like_for_a_team_that_does_not_exist(api_as, carol, bob, alpha, method, path):
+    invite, _ = make_invite(alpha)
     api = api_as(carol)
     call = getattr(api, method)
     for team_path in (path, path.replace("alpha", "nosuchteam")):
-        team_path = team_path.format(bob=bob.id)
+        team_path = team_path.format(bob=bob.id, invite=invite.id)
         response = call(team_path, packet_v02()) if method == "post" else call(team_path)
         assert response.status_code == 404, team_path
         assert response.json() == {"error": "team not found"}
     assert Team.objects.filter(name="alpha").exists()
     assert Membership.objects.filter(team=alpha).count() == 2
+    assert Invite.objects.get().revoked_at is None and Invite.objects.count() == 1
+    assert not Packet.objects.exists()
 
 
 # Owner-only actions: 403 for members

@@ -176,4 +176,4 @@ def test_closed_sign_up_needs_a_usable_invite(client, settings, carol, invite, k
         invite_accept(code=code, user=carol)
     response = client.post("/accounts/signup/", {**SIGNUP, "next": next_path})
     assert "closed" in response.content.decode().lower()
-    assert not Membership.objects.filter(user__username="erin").exists()
+    assert not User.objects.filter(username="erin").exists()

@@ -103,6 +103,18 @@ def test_the_creator_keeps_the_right_to_delete_after_leaving(api_as, bob, alpha,
     assert not Packet.objects.exists()
 
 
+def test_the_creator_keeps_the_right_to_publish_after_leaving(api_as, anon_api, bob, pushed_by_bob):
+    """Publish has the same rights as delete (protocol section 3)."""
+    api = api_as(bob)
+    assert api.post("/v1/teams/alpha/leave", {}).status_code == 204
+    published = api.post(f"/v1/packets/{pushed_by_bob['id']}/publish")
+    assert published.status_code == 200
+    url = published.json()["public_url"].removeprefix("http://testserver")
+    assert anon_api.get(url).status_code == 200
+    assert api.delete(f"/v1/packets/{pushed_by_bob['id']}/publish").status_code == 204
+    assert anon_api.get(url).status_code == 404
+
+
 def test_a_removed_creator_keeps_the_right_to_delete(api_as, alice, bob, pushed_by_bob):
     assert api_as(alice).delete(f"/v1/teams/alpha/members/{bob.id}").status_code == 204
     assert api_as(bob).delete(f"/v1/packets/{pushed_by_bob['id']}").status_code == 204

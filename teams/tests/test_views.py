@@ -56,8 +56,14 @@ def test_create_refuses_bad_or_taken_names_with_the_services_message(alice, team
     assert message in response.content.decode()
 
 
-def test_team_pages_need_a_signed_in_person(client, team):
-    assert client.get("/teams/core").status_code == 302
+@pytest.mark.parametrize("method, path", [
+    ("get", "/teams"), ("get", "/teams/core"), ("post", "/teams/core/invites"), ("post", "/teams/core/delete"),
+])
+def test_team_pages_need_a_signed_in_person(client, team, method, path):
+    response = getattr(client, method)(path, {"confirm_name": "core"} if method == "post" else {})
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/?next=")
+    assert Team.objects.filter(name="core").exists() and not Invite.objects.exists()
 
 
 # A team's page
@@ -182,9 +188,11 @@ def test_transfer_ownership_to_a_member(alice, bob, team):
 
 
 def test_a_member_cannot_transfer_ownership(alice, bob, team):
-    signed_in(bob).post("/teams/core/transfer", {"new_owner_id": bob.pk, "confirmed": "yes"})
+    response = signed_in(bob).post("/teams/core/transfer", {"new_owner_id": bob.pk, "confirmed": "yes"}, follow=True)
     team.refresh_from_db()
     assert team.owner == alice
+    assert Membership.objects.get(team=team, user=bob).role == Membership.MEMBER
+    assert "only the team owner can do this" in response.content.decode()
 
 
 def test_a_member_leaves(bob, team):
