@@ -4,19 +4,30 @@ from accounts.admin import NoAddMixin
 from teams.models import Invite, Membership, Team
 
 
-class MembershipInline(admin.TabularInline):
+class ReadOnlyMixin(NoAddMixin):
+    """A team has exactly one owner, who is also a member: only the team services keep that true
+    (transfer, remove, leave), so the admin shows memberships and ownership without editing them."""
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class MembershipInline(ReadOnlyMixin, admin.TabularInline):
     model = Membership
     extra = 0
-    raw_id_fields = ("user",)
-    readonly_fields = ("joined_at",)
+    fields = readonly_fields = ("user", "role", "joined_at")
 
 
 @admin.register(Team)
-class TeamAdmin(admin.ModelAdmin):
+class TeamAdmin(NoAddMixin, admin.ModelAdmin):
+    # Teams are created by the API or the dashboard (which make the owner a member); an admin may
+    # rename or delete one, and sees its members.
     list_display = ("name", "owner", "member_count", "created_at")
     search_fields = ("name", "owner__username", "owner__email")
-    raw_id_fields = ("owner",)
-    readonly_fields = ("id", "created_at")
+    readonly_fields = ("id", "owner", "created_at")
     inlines = [MembershipInline]
 
     @admin.display(description="members")
@@ -25,11 +36,10 @@ class TeamAdmin(admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("team", "user", "role", "joined_at")
     list_filter = ("role",)
     search_fields = ("team__name", "user__username", "user__email")
-    raw_id_fields = ("team", "user")
 
 
 @admin.register(Invite)

@@ -281,6 +281,32 @@ def test_admin_cannot_add_packets_tokens_or_invites_but_can_list_and_change_them
     assert token.name == "old laptop"
 
 
+def test_admin_cannot_add_teams_or_edit_memberships_so_a_team_keeps_one_owner(alice, bob, carol):
+    """A second owner or an owner outside the team could only come from the admin: teams are made
+    by their services, and ownership moves by transfer."""
+    alice.is_staff = alice.is_superuser = True
+    alice.save()
+    team = team_create(owner=bob, name="core")
+    membership = team.memberships.get(user=bob)
+    client = signed_in(alice)
+
+    assert client.get("/admin/teams/team/add/").status_code == 403
+    assert client.get("/admin/teams/membership/add/").status_code == 403
+    assert client.post(f"/admin/teams/membership/{membership.pk}/change/", {"role": "member"}).status_code == 403
+    assert client.get(f"/admin/teams/membership/{membership.pk}/delete/").status_code == 403
+    page = client.get(f"/admin/teams/team/{team.pk}/change/")
+    assert page.status_code == 200
+    assert 'name="owner"' not in page.content.decode()  # shown, not editable
+    renamed = client.post(f"/admin/teams/team/{team.pk}/change/", {
+        "name": "core2", "memberships-TOTAL_FORMS": "1", "memberships-INITIAL_FORMS": "1",
+        "memberships-MIN_NUM_FORMS": "0", "memberships-MAX_NUM_FORMS": "1000",
+    })
+    assert renamed.status_code == 302
+    team.refresh_from_db()
+    assert (team.name, team.owner) == ("core2", bob)
+    assert list(team.memberships.values_list("user__username", "role")) == [("bob", "owner")]
+
+
 def test_admin_is_branded_and_names_the_two_account_sections_apart(alice):
     alice.is_staff = alice.is_superuser = True
     alice.save()

@@ -92,10 +92,23 @@ def push(hub: Hub, raw: bytes, team: str | None = None) -> str:
             raise PacketRejected(f"packet rejected by {hub.host}", hub_errors(str(exc))) from None
         if exc.status == 409:
             packet = _loose_json(raw)
-            raise IdTaken(hub.host, packet.get("id") if isinstance(packet, dict) else None) from None
+            packet_id = packet.get("id") if isinstance(packet, dict) else None
+            if packet_id and _readable(hub, packet_id):
+                # Not someone else's id: our own packet, refused for another reason (e.g. it
+                # lives in another scope). The hub's message says what to do.
+                raise ActionError(f"{hub.host} refused the push: {exc}") from None
+            raise IdTaken(hub.host, packet_id) from None
         if exc.status == 404 and team:
             raise ActionError(f"team {team!r} not found on {hub.host}; list yours with `ltm teams ls`") from None
         raise
+
+
+def _readable(hub: Hub, packet_id: str) -> bool:
+    try:
+        hub.get_packet(packet_id)
+    except HubError:
+        return False
+    return True
 
 
 def hub_errors(message: str) -> list[str]:

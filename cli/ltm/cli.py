@@ -231,7 +231,10 @@ def _pick_packet(hub: Hub) -> str:
     """Number the newest packets on stderr and read the choice from stdin."""
     packets = hub.list_packets(limit=PICKER_SIZE)
     if not packets:
-        raise ActionError("no packets to resume; push one with `ltm push <file>`")
+        raise ActionError(
+            "no personal packets to resume; push one with `ltm push <file>`, or resume a team's "
+            "packet by id (`ltm ls -t <team>`, then `ltm resume <id>`)"
+        )
     for number, packet in enumerate(packets, 1):
         _err(f"{number:>3}  {packet.get('created_at', '')[:16]}  {_shorten(packet.get('goal', ''), 60)}")
     sys.stderr.write(f"resume which packet? [1-{len(packets)}] ")
@@ -321,8 +324,8 @@ def cmd_invite(args) -> int:
 def cmd_join(args) -> int:
     base, code = split_invite(args.invite)
     configured = configured_host()
-    if not code:
-        raise UsageError("pass the invite URL (…/v1/invites/<code>) or its code")
+    if not code or (not base and "://" in args.invite):
+        raise UsageError(f"not an invite link: {args.invite} (expected <hub>/v1/invites/<code>, or the code)")
     if not base and not configured:
         raise UsageError("no hub configured; pass the full invite URL (…/v1/invites/<code>)")
     host = base or normalize_host(configured)

@@ -273,3 +273,14 @@ def test_device_flow_end_to_end(live_server, person, tmp_path, monkeypatch, caps
     assert token and not token.startswith("-")
     assert main(["ls", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"packets": []}
+
+
+def test_pushing_your_packet_into_another_scope_shows_the_hubs_reason(signed_in, tmp_path, capsys):
+    path = write_example(tmp_path)
+    out_of(capsys, ["push", path])
+    out_of(capsys, ["teams", "create", "scopes"])
+    assert main(["push", path, "-t", "scopes"]) == 1
+    err = capsys.readouterr().err
+    assert "refused the push: packet" in err
+    assert "is one of your personal packets (ltm push without -t)" in err
+    assert "someone else" not in err

@@ -687,3 +687,18 @@ def test_platform_opens_the_dashboard(config_dir, monkeypatch, capsys, verb):
     assert main([verb]) == 0
     assert capsys.readouterr().out == "https://hub.example.com/\n"
     assert opened == ["https://hub.example.com/"]
+
+
+def test_join_with_a_link_that_is_not_an_invite_says_so(hub, capsys):
+    assert main(["join", "https://example.com/foo"]) == 2
+    err = capsys.readouterr().err
+    assert "not an invite link: https://example.com/foo" in err
+    assert "/v1/invites/<code>" in err
+
+
+def test_resume_picker_with_no_personal_packets_points_to_team_packets(hub, monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))
+    assert main(["resume"]) == 1
+    err = capsys.readouterr().err
+    assert "no personal packets to resume" in err
+    assert "`ltm ls -t <team>`, then `ltm resume <id>`" in err
