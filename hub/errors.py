@@ -30,3 +30,7 @@ class Conflict(HubError):
 
 class Gone(HubError):
     status = 410
+
+
+class LengthRequired(HubError):
+    status = 411
