@@ -551,7 +551,7 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("id", nargs="?", help="packet id (default: pick from the 50 newest)")
     copy = resume.add_mutually_exclusive_group()
     copy.add_argument("--copy", dest="copy", action="store_true", default=None,
-                      help="copy to the clipboard (default when run on a terminal)")
+                      help="copy to the clipboard (the default when no id is given: the picker)")
     copy.add_argument("--no-copy", dest="copy", action="store_false", help="print to stdout")
 
     teams = verb("teams", cmd_teams_ls, "manage teams: create, rm, ls, members, leave")
