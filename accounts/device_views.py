@@ -38,6 +38,10 @@ def _enter_page(request, *, code="", problem=None, status=200):
     )
 
 
+def _status_of(problem) -> int:
+    return 429 if isinstance(problem, device.TooManyAttempts) else 400
+
+
 @require_GET
 @login_required
 def device_enter(request):
@@ -47,8 +51,7 @@ def device_enter(request):
     try:
         grant = device.device_grant_find(user=request.user, address=client_address(request), raw_code=raw)
     except device.CodeProblem as problem:
-        status = 429 if isinstance(problem, device.TooManyAttempts) else 400
-        return _enter_page(request, code=raw.strip()[:32], problem=problem.message, status=status)
+        return _enter_page(request, code=raw.strip()[:32], problem=problem.message, status=_status_of(problem))
 
     application = device.application_for(grant)
     descriptions = get_scopes_backend().get_all_scopes()
@@ -79,7 +82,7 @@ def device_decide(request):
             approve=action == "approve",
         )
     except device.CodeProblem as problem:
-        return _enter_page(request, problem=problem.message, status=400)
+        return _enter_page(request, problem=problem.message, status=_status_of(problem))
     return redirect(reverse("device_done", args=["approved" if action == "approve" else "denied"]))
 
 

@@ -128,7 +128,7 @@ def test_wrong_codes_are_limited_per_person_even_the_right_code_is_then_refused(
     assert blocked.status_code == 429
     assert "Too many wrong codes" in blocked.content.decode()
     refused = browser_as.post("/device/decide", {"user_code": grant.user_code, "action": "approve"})
-    assert refused.status_code == 400
+    assert refused.status_code == 429
     assert grant_of(grant.device_code).status == grant.AUTHORIZATION_PENDING
 
 
