@@ -1,7 +1,8 @@
 """Site-wide views: health check and the error pages (JSON under /v1, HTML elsewhere)."""
 
-from django.http import JsonResponse
+from django.http import HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
+from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt
 
 from hub.api import json_error
@@ -25,7 +26,20 @@ def _is_api(request) -> bool:
 def not_found(request, exception=None):
     if _is_api(request):
         return json_error("not found", 404)
+    trimmed = request.path.rstrip("/")
+    if request.method in ("GET", "HEAD") and trimmed and trimmed != request.path and _resolves(trimmed):
+        # Dashboard pages have no trailing slash; someone who types one ("/teams/") lands there.
+        query = request.META.get("QUERY_STRING", "")
+        return HttpResponsePermanentRedirect(trimmed + (f"?{query}" if query else ""))
     return render(request, "404.html", status=404)
+
+
+def _resolves(path: str) -> bool:
+    try:
+        resolve(path)
+    except Resolver404:
+        return False
+    return True
 
 
 def server_error(request):

@@ -90,3 +90,14 @@ def test_a_body_without_json_content_type_is_still_read_as_json(api_as, alice):
     response = api_as(alice).post("/v1/teams", raw='{"name": "plain"}', content_type="text/plain")
     assert response.status_code == 201
     assert response.json()["team"]["name"] == "plain"
+
+
+@pytest.mark.parametrize(("typed", "page"), [("/teams/", "/teams"), ("/tokens/?x=1", "/tokens?x=1"), ("/account/", "/account")])
+def test_a_page_typed_with_a_trailing_slash_redirects_to_it(client, typed, page):
+    response = client.get(typed)
+    assert response.status_code == 301
+    assert response["Location"] == page
+
+
+def test_an_unknown_page_with_a_trailing_slash_is_still_404(client):
+    assert client.get("/no-such-page/").status_code == 404
