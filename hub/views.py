@@ -27,7 +27,8 @@ def not_found(request, exception=None):
     if _is_api(request):
         return json_error("not found", 404)
     trimmed = request.path.rstrip("/")
-    if request.method in ("GET", "HEAD") and trimmed and trimmed != request.path and _resolves(trimmed):
+    local = trimmed.startswith("/") and not trimmed.startswith(("//", "/\\"))  # never another host
+    if request.method in ("GET", "HEAD") and local and trimmed != request.path and _resolves(trimmed):
         # Dashboard pages have no trailing slash; someone who types one ("/teams/") lands there.
         query = request.META.get("QUERY_STRING", "")
         return HttpResponsePermanentRedirect(trimmed + (f"?{query}" if query else ""))

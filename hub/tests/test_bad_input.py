@@ -101,3 +101,14 @@ def test_a_page_typed_with_a_trailing_slash_redirects_to_it(client, typed, page)
 
 def test_an_unknown_page_with_a_trailing_slash_is_still_404(client):
     assert client.get("/no-such-page/").status_code == 404
+
+
+@pytest.mark.parametrize("path", ["//evil.example/", "/\\evil.example/"])
+def test_the_trailing_slash_redirect_never_leaves_the_hub(rf, monkeypatch, path):
+    """Even if some route matched such a path, the redirect would point at another host."""
+    from hub import views
+
+    monkeypatch.setattr(views, "_resolves", lambda path: True)
+    request = rf.get("/")
+    request.path = request.path_info = path
+    assert views.not_found(request).status_code == 404
