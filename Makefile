@@ -1,5 +1,5 @@
 # Two commands on a fresh machine: `make run` (the hub on http://127.0.0.1:8000, SQLite, no
-# services) and `make test` (every test). Both create .venv and install requirements.txt.
+# services) and `make test` (every test). Both create .venv and install requirements-dev.txt.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -8,10 +8,10 @@ PORT ?= 8000
 
 .PHONY: install run worker beat test bench clean
 
-$(VENV)/.installed: requirements.txt cli/pyproject.toml
+$(VENV)/.installed: requirements.txt requirements-dev.txt cli/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
 install: $(VENV)/.installed
