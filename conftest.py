@@ -5,7 +5,7 @@ import uuid
 import pytest
 
 from accounts.services import api_token_create, user_upsert
-from hub.testing import ApiClient
+from core.testing import ApiClient
 
 
 @pytest.fixture

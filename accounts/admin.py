@@ -2,18 +2,11 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
 from accounts.models import ApiToken, User
+from core.admin import NoAddMixin
 
 admin.site.site_header = "ltm hub administration"
 admin.site.site_title = "ltm hub administration"
 admin.site.index_title = "Users, teams, packets and tokens"
-
-
-class NoAddMixin:
-    """For rows that only the API or the dashboard can make correctly (hashed secrets, a packet's
-    validated body): the admin can list, change and delete them, never add one."""
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(User)

@@ -29,9 +29,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
-from hub.api import rfc3339
-from hub.errors import BadRequest, Conflict, Gone
-from hub.links import external_url
+from core.api import rfc3339
+from core.errors import BadRequest, Conflict, Gone
+from core.links import external_url
 
 CLAIM_LINK_LIFETIME = timedelta(hours=1)
 CLAIM_SALT = "accounts.claim"

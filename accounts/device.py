@@ -30,7 +30,7 @@ from oauth2_provider.models import (
 
 from accounts.models import hash_token
 from accounts.services import LAST_USED_RESOLUTION
-from hub.errors import NotFound
+from core.errors import NotFound
 
 CLI_CLIENT_ID = "ltm-cli"
 

@@ -3,7 +3,7 @@ import hashlib
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 
-from hub.ids import new_id
+from core.ids import new_id
 
 DISPLAY_MAX_LENGTH = 80
 TOKEN_NAME_MAX_LENGTH = 64

@@ -6,7 +6,7 @@ do what the contract needs, we go around it here, and only there:
 - `POST /oauth/authorize_device` (DeviceAuthorizationView): the toolkit's view and oauthlib's
   endpoint, with our server class for `expires_in` 600 (the toolkit's server always says 1800)
   and user codes from the RFC 8628 section 6.1 alphabet (the toolkit's `0-9A-V` has vowels and
-  look-alikes); the verification URIs are made absolute with `hub.links.external_url` (the
+  look-alikes); the verification URIs are made absolute with `core.links.external_url` (the
   toolkit only knows a fixed string); a scope outside `read write` is refused at once rather
   than at the first poll; an unknown client_id is `invalid_client` (401) as RFC 6749 section
   5.2 says, not oauthlib's `invalid_request`; `application/x-www-form-urlencoded;
@@ -36,7 +36,7 @@ from oauthlib.oauth2 import DeviceApplicationServer, Server
 
 from accounts import device
 from accounts.services import new_token_plaintext
-from hub.links import external_url
+from core.links import external_url
 
 FORM_TYPE = "application/x-www-form-urlencoded"
 DEVICE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code"

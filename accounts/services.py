@@ -8,7 +8,7 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from accounts.models import DISPLAY_MAX_LENGTH, TOKEN_NAME_MAX_LENGTH, ApiToken, User, hash_token
-from hub.errors import BadRequest, Conflict, NotFound
+from core.errors import BadRequest, Conflict, NotFound
 
 # Refresh last_used_at at most this often, so reads don't write on every request.
 LAST_USED_RESOLUTION = timedelta(minutes=1)

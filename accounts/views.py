@@ -9,10 +9,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts import device, services
-from accounts.dashboard import Confirm, dashboard_action
+from core.dashboard import Confirm, dashboard_action
 from accounts.forms import DisplayNameForm, TokenCreateForm
-from hub.errors import HubError
-from hub.links import hub_url
+from core.errors import HubError
+from core.links import hub_url
 from teams.selectors import teams_owned
 
 # The plaintext of a token just created waits here for the next page view, then is gone.

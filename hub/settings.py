@@ -64,14 +64,15 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "django_htmx",
+    "core",
     "accounts",
     "teams",
     "packets",
 ]
 
 MIDDLEWARE = [
-    "hub.middleware.CollapseApiLeadingSlashes",
-    "hub.middleware.RejectNulCharacters",
+    "core.middleware.CollapseApiLeadingSlashes",
+    "core.middleware.RejectNulCharacters",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -179,8 +180,8 @@ REST_FRAMEWORK = {
         "accounts.authentication.TokenScopeAllowsMethod",
     ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["hub.parsers.JSONParser"],
-    "EXCEPTION_HANDLER": "hub.api.exception_handler",
+    "DEFAULT_PARSER_CLASSES": ["core.parsers.JSONParser"],
+    "EXCEPTION_HANDLER": "core.api.exception_handler",
     "UNAUTHENTICATED_USER": None,
 }
 

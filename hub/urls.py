@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 
-from hub import views
+from core import views
 
 urlpatterns = [
     # The ltm wire API (section 3 of the protocol) and OAuth (section 6).
@@ -26,6 +26,6 @@ urlpatterns = [
     re_path(r"^(v1|oauth)/", csrf_exempt(views.not_found)),
 ]
 
-handler400 = "hub.views.bad_request"
-handler404 = "hub.views.not_found"
-handler500 = "hub.views.server_error"
+handler400 = "core.views.bad_request"
+handler404 = "core.views.not_found"
+handler500 = "core.views.server_error"

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from accounts.admin import NoAddMixin
+from core.admin import NoAddMixin
 from packets.models import Packet
 
 

@@ -7,9 +7,9 @@ from django.http import HttpResponse
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from hub.api import rfc3339
-from hub.errors import BadRequest, LengthRequired
-from hub.parsers import NUL_MESSAGE, contains_nul
+from core.api import rfc3339
+from core.errors import BadRequest, LengthRequired
+from core.parsers import NUL_MESSAGE, contains_nul
 from ltm.packet import MAX_PACKET_BYTES, PacketError, parse_packet
 from packets import selectors, services
 from packets.public_views import public_url

@@ -15,9 +15,9 @@ from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_safe
 
-from hub.api import json_error
-from hub.errors import NotFound
-from hub.links import external_url
+from core.api import json_error
+from core.errors import NotFound
+from core.links import external_url
 from ltm.resume import render_resume
 from packets import selectors
 from packets.models import Packet

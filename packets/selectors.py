@@ -2,7 +2,7 @@
 
 from django.db.models import Q
 
-from hub.errors import NotFound
+from core.errors import NotFound
 from packets.models import Packet
 from teams.selectors import is_member
 

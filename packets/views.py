@@ -10,9 +10,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from accounts.dashboard import Confirm, dashboard_action
-from hub.errors import NotFound
-from hub.links import hub_url
+from core.dashboard import Confirm, dashboard_action
+from core.errors import NotFound
+from core.links import hub_url
 from ltm.resume import render_resume
 from packets import selectors, services
 from packets.forms import PERSONAL, PacketFilterForm, scope_team_name, team_choice

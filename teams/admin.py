@@ -1,20 +1,10 @@
 from django.contrib import admin
 
-from accounts.admin import NoAddMixin
+from core.admin import NoAddMixin, ReadOnlyMixin
 from teams.models import Invite, Membership, Team
 
 
-class ReadOnlyMixin(NoAddMixin):
-    """A team has exactly one owner, who is also a member: only the team services keep that true
-    (transfer, remove, leave), so the admin shows memberships and ownership without editing them."""
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
+# Memberships are read-only here: only the team services keep a team's one owner a member.
 class MembershipInline(ReadOnlyMixin, admin.TabularInline):
     model = Membership
     extra = 0

@@ -9,8 +9,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.authentication import SCOPE_REFUSED, WRITE, authenticate_bearer, bearer_from_header
-from hub.api import rfc3339
-from hub.errors import BadRequest, Forbidden
+from core.api import rfc3339
+from core.errors import BadRequest, Forbidden
 from teams import selectors, services
 
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from hub.errors import Gone
+from core.errors import Gone
 from teams import selectors, services
 from teams.views import team_page_url
 

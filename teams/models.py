@@ -6,7 +6,7 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.utils import timezone
 
-from hub.ids import new_id
+from core.ids import new_id
 
 TEAM_NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,39}$"
 

@@ -1,7 +1,7 @@
 """Reads about teams, always from the point of view of a viewer."""
 
-from hub.errors import NotFound
-from hub.links import external_url
+from core.errors import NotFound
+from core.links import external_url
 from teams.models import Invite, Membership, Team, invite_code_hash
 
 

@@ -14,7 +14,7 @@ from django.utils.text import slugify
 
 from accounts.models import DISPLAY_MAX_LENGTH, User
 from accounts.services import api_token_create
-from hub.errors import BadRequest, Conflict, Forbidden, Gone, NotFound
+from core.errors import BadRequest, Conflict, Forbidden, Gone, NotFound
 from teams.models import INVITE_LIFETIME, TEAM_NAME_PATTERN, Invite, Membership, Team, invite_code_hash
 
 INVITE_GONE = "invite expired or already consumed"

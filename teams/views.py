@@ -12,8 +12,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from accounts.dashboard import Confirm, dashboard_action
-from hub.errors import HubError, NotFound
+from core.dashboard import Confirm, dashboard_action
+from core.errors import HubError, NotFound
 from teams import selectors, services
 from teams.forms import TeamCreateForm
 from teams.models import Membership

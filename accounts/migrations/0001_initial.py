@@ -4,7 +4,7 @@ import django.contrib.auth.models
 import django.contrib.auth.validators
 import django.db.models.deletion
 import django.utils.timezone
-import hub.ids
+import core.ids
 from django.conf import settings
 from django.db import migrations, models
 
@@ -31,7 +31,7 @@ class Migration(migrations.Migration):
                 ('is_staff', models.BooleanField(default=False, help_text='Designates whether the user can log into this admin site.', verbose_name='staff status')),
                 ('is_active', models.BooleanField(default=True, help_text='Designates whether this user should be treated as active. Unselect this instead of deleting accounts.', verbose_name='active')),
                 ('date_joined', models.DateTimeField(default=django.utils.timezone.now, verbose_name='date joined')),
-                ('id', models.CharField(default=hub.ids.new_id, editable=False, max_length=26, primary_key=True, serialize=False)),
+                ('id', models.CharField(default=core.ids.new_id, editable=False, max_length=26, primary_key=True, serialize=False)),
                 ('display', models.CharField(blank=True, help_text='The name teams see. Empty: the username.', max_length=80)),
                 ('groups', models.ManyToManyField(blank=True, help_text='The groups this user belongs to. A user will get all permissions granted to each of their groups.', related_name='user_set', related_query_name='user', to='auth.group', verbose_name='groups')),
                 ('user_permissions', models.ManyToManyField(blank=True, help_text='Specific permissions for this user.', related_name='user_set', related_query_name='user', to='auth.permission', verbose_name='user permissions')),
@@ -48,7 +48,7 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name='ApiToken',
             fields=[
-                ('id', models.CharField(default=hub.ids.new_id, editable=False, max_length=26, primary_key=True, serialize=False)),
+                ('id', models.CharField(default=core.ids.new_id, editable=False, max_length=26, primary_key=True, serialize=False)),
                 ('name', models.CharField(max_length=64)),
                 ('token_hash', models.CharField(max_length=64, unique=True)),
                 ('hint', models.CharField(help_text='The first characters, to recognise it.', max_length=16)),

@@ -6,7 +6,7 @@ from allauth.account.models import EmailAddress
 from django.contrib.staticfiles import finders
 from django.test import Client
 
-from hub.testing import signed_in
+from core.testing import signed_in
 
 pytestmark = pytest.mark.django_db
 

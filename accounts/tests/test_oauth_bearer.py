@@ -11,7 +11,7 @@ from oauth2_provider.models import get_access_token_model, get_device_grant_mode
 from accounts import device
 from accounts.tasks import purge_expired_oauth
 from accounts.tests.device_flow import Bearer, authorize_device, device_token
-from hub.errors import NotFound
+from core.errors import NotFound
 from packets.tests.factories import packet_v02
 
 pytestmark = pytest.mark.django_db

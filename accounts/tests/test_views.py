@@ -10,7 +10,7 @@ from oauth2_provider.models import get_access_token_model, get_application_model
 
 from accounts.models import ApiToken, User
 from accounts.services import api_token_create
-from hub.testing import signed_in
+from core.testing import signed_in
 from packets.models import Packet
 from packets.services import packet_push
 from packets.tests.factories import packet_v02

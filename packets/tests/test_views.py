@@ -5,7 +5,7 @@ import json
 import pytest
 from django.test import Client
 
-from hub.testing import signed_in
+from core.testing import signed_in
 from packets.models import Packet
 from packets.services import packet_push
 from packets.tests.factories import packet_v02

@@ -7,7 +7,7 @@ from urllib.parse import quote
 import pytest
 from django.test import Client, RequestFactory
 
-from hub.views import not_found
+from core.views import not_found
 from packets.models import Packet
 from packets.tests.factories import packet_v02, seed_packets
 

@@ -2,7 +2,7 @@
 
 import django.core.validators
 import django.db.models.deletion
-import hub.ids
+import core.ids
 from django.conf import settings
 from django.db import migrations, models
 
@@ -19,7 +19,7 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name='Team',
             fields=[
-                ('id', models.CharField(default=hub.ids.new_id, editable=False, max_length=26, primary_key=True, serialize=False)),
+                ('id', models.CharField(default=core.ids.new_id, editable=False, max_length=26, primary_key=True, serialize=False)),
                 ('name', models.CharField(max_length=40, unique=True, validators=[django.core.validators.RegexValidator('^[a-z0-9][a-z0-9_-]{0,39}$')])),
                 ('created_at', models.DateTimeField(auto_now_add=True)),
                 ('owner', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='owned_teams', to=settings.AUTH_USER_MODEL)),

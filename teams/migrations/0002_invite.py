@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 import django.utils.timezone
-import hub.ids
+import core.ids
 from django.conf import settings
 from django.db import migrations, models
 
@@ -18,7 +18,7 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name='Invite',
             fields=[
-                ('id', models.CharField(default=hub.ids.new_id, editable=False, max_length=26, primary_key=True, serialize=False)),
+                ('id', models.CharField(default=core.ids.new_id, editable=False, max_length=26, primary_key=True, serialize=False)),
                 ('code_hash', models.CharField(max_length=64, unique=True)),
                 ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
                 ('expires_at', models.DateTimeField()),

@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from hub.testing import signed_in
+from core.testing import signed_in
 from teams.models import Invite, Membership
 from teams.services import invite_accept, invite_revoke
 from teams.tests.factories import make_invite, make_team

@@ -286,7 +286,7 @@ def test_a_member_cannot_revoke(api_as, bob, alpha):
 
 
 def test_a_used_invite_cannot_be_revoked(anon_api, alice, alpha):
-    from hub.errors import Conflict
+    from core.errors import Conflict
 
     invite, code = make_invite(alpha)
     anon_api.post(f"/v1/invites/{code}/accept", {})

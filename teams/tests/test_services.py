@@ -3,7 +3,7 @@ every caller relies on (the role checks)."""
 
 import pytest
 
-from hub.errors import BadRequest, Forbidden, NotFound
+from core.errors import BadRequest, Forbidden, NotFound
 from teams import services
 from teams.models import Membership, Team
 from teams.tests.factories import make_team

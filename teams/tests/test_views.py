@@ -5,7 +5,7 @@ import re
 import pytest
 
 from accounts.services import api_token_create
-from hub.testing import signed_in
+from core.testing import signed_in
 from packets.models import Packet
 from packets.services import packet_push
 from packets.tests.factories import packet_v02

@@ -5,7 +5,7 @@ from django.shortcuts import render
 from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt
 
-from hub.api import json_error
+from core.api import json_error
 from ltm.packet import LATEST_VERSION
 
 

@@ -12,7 +12,7 @@ from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
 
-from hub.errors import HubError
+from core.errors import HubError
 
 CONFIRMED = "yes"
 
@@ -60,7 +60,7 @@ def confirmation_page(request, confirm: Confirm, *, cancel_url: str):
         "title": confirm.title, "message": confirm.message, "button": confirm.button,
         "danger": confirm.danger, "cancel_url": cancel_url, "fields": fields,
     }
-    return render(request, "accounts/confirm.html", context)
+    return render(request, "core/confirm.html", context)
 
 
 def show_service_error(request, exc: HubError) -> None:

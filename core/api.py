@@ -5,7 +5,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from hub.errors import HubError
+from core.errors import HubError
 
 _MESSAGES = {
     exceptions.NotAuthenticated: "missing bearer token",

@@ -106,7 +106,7 @@ def test_an_unknown_page_with_a_trailing_slash_is_still_404(client):
 @pytest.mark.parametrize("path", ["//evil.example/", "/\\evil.example/"])
 def test_the_trailing_slash_redirect_never_leaves_the_hub(rf, monkeypatch, path):
     """Even if some route matched such a path, the redirect would point at another host."""
-    from hub import views
+    from core import views
 
     monkeypatch.setattr(views, "_resolves", lambda path: True)
     request = rf.get("/")

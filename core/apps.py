@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class CoreConfig(AppConfig):
+    """The shared web core every app may use: errors and their HTTP mapping, parsers, middleware,
+    links, ids, dashboard helpers and template tags, admin mixins, site-wide views."""
+
+    name = "core"
