@@ -20,7 +20,7 @@ def make_user(db):
 @pytest.fixture
 def make_token(db):
     def make(user, name="laptop"):
-        return api_token_create(user=user, name=name)[1]
+        return api_token_create(actor=user, name=name)[1]
 
     return make
 

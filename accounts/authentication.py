@@ -2,11 +2,12 @@
 
 from dataclasses import dataclass, field
 
+from django.utils import timezone
+from oauth2_provider.models import get_access_token_model
 from rest_framework import authentication, exceptions, permissions
 
-from accounts.device import oauth_access_token_find
 from accounts.models import ApiToken, hash_token
-from accounts.services import api_token_touch
+from accounts.services import api_token_touch, oauth_token_touch
 
 READ = "read"
 WRITE = "write"
@@ -50,9 +51,15 @@ def authenticate_bearer(plaintext: str):
 def _authenticate_oauth(plaintext: str):
     """An OAuth access token from the device flow, looked up by its checksum (only the checksum
     is stored), with the scopes it was granted."""
-    token = oauth_access_token_find(plaintext)
+    token = (
+        get_access_token_model()
+        .objects.select_related("user", "application")
+        .filter(token_checksum=hash_token(plaintext), expires__gt=timezone.now(), user__is_active=True)
+        .first()
+    )
     if token is None:
         return None
+    oauth_token_touch(token=token)
     return token.user, BearerCredential(kind="oauth", scopes=frozenset(token.scope.split()), token=token)
 
 

@@ -19,3 +19,20 @@ class DisplayNameForm(forms.Form):
         label="Display name",
         help_text="The name your teams see. Leave it empty to show your username.",
     )
+
+
+NEW_PASSWORD = forms.PasswordInput(attrs={"autocomplete": "new-password"})
+
+
+class ClaimForm(forms.Form):
+    """The email and password that give an account made by `ltm join` a web sign-in."""
+
+    email = forms.EmailField(label="Email", widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    password1 = forms.CharField(label="Password", strip=False, widget=NEW_PASSWORD)
+    password2 = forms.CharField(label="Password (again)", strip=False, widget=NEW_PASSWORD)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("password1") and data.get("password1") != data.get("password2"):
+            self.add_error("password2", "The two passwords differ.")
+        return data

@@ -1,17 +1,30 @@
-"""Changes to people and their personal API tokens; each function is one transaction."""
+"""Changes to people: accounts, personal API tokens, signed-in devices, device grants and claim
+links. Each function is one transaction; `actor` is the person acting."""
 
 import secrets
 from datetime import timedelta
 
+from allauth.account.models import EmailAddress
+from django.contrib.auth.password_validation import validate_password
+from django.core import signing
+from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import OuterRef, Subquery
+from django.db.models import F, ProtectedError
 from django.utils import timezone
+from oauth2_provider.models import get_access_token_model, get_application_model, get_device_grant_model, revoke_access_token
 
+from accounts.device_flow import ALREADY_REDEEMED, POLL_GRACE, REDEEMED, SLOW_DOWN_STEP
 from accounts.models import DISPLAY_MAX_LENGTH, TOKEN_NAME_MAX_LENGTH, ApiToken, User, hash_token
-from core.errors import BadRequest, Conflict, NotFound
+from accounts.selectors import CLAIM_SALT, claim_code_user, device_grant_find, device_grant_problem, password_fingerprint
+from accounts.signals import user_deleting
+from core.errors import BadRequest, Conflict, NotFound, Unauthorized
 
-# Refresh last_used_at at most this often, so reads don't write on every request.
+# Refresh a token's last use at most this often, so reads don't write on every request.
 LAST_USED_RESOLUTION = timedelta(minutes=1)
+CLAIM_LINK_LIFETIME = timedelta(hours=1)
+
+
+# People
 
 
 @transaction.atomic
@@ -30,6 +43,37 @@ def user_upsert(*, username: str, password: str | None = None, email: str | None
     return user, created
 
 
+@transaction.atomic
+def user_update_display(*, actor: User, display: str) -> User:
+    """Set the name teams see; empty falls back to the username."""
+    display = (display or "").strip()
+    if len(display) > DISPLAY_MAX_LENGTH:
+        raise BadRequest(f"a display name is at most {DISPLAY_MAX_LENGTH} characters")
+    actor.display = display
+    actor.save(update_fields=["display"])
+    return actor
+
+
+@transaction.atomic
+def user_delete(*, actor: User) -> None:
+    """Delete the account, its tokens and its personal packets.
+
+    Apps above this one act first through the `user_deleting` signal (packets hands the actor's
+    team packets to their teams). Teams the actor owns protect the account (Team.owner is
+    PROTECT): they must be transferred or deleted first, and the whole deletion is undone."""
+    user_deleting.send(sender=User, user=actor)
+    try:
+        actor.delete()
+    except ProtectedError as exc:
+        names = sorted(str(row) for row in exc.protected_objects)
+        raise Conflict(
+            "transfer or delete the teams you own before deleting your account: " + ", ".join(names)
+        ) from None
+
+
+# Personal API tokens
+
+
 def new_token_plaintext() -> str:
     # A fixed prefix: never starts with "-" (the client takes it as an argument) and lets secret
     # scanners recognise it. 32 random bytes = 256 bits.
@@ -37,8 +81,8 @@ def new_token_plaintext() -> str:
 
 
 @transaction.atomic
-def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
-    """Mint a token. Returns the row and the plaintext, which is never stored."""
+def api_token_create(*, actor: User, name: str) -> tuple[ApiToken, str]:
+    """Mint a token of `actor`. Returns the row and the plaintext, which is never stored."""
     name = (name or "").strip()
     if not name:
         raise BadRequest("a token needs a name, e.g. laptop or ci")
@@ -46,14 +90,14 @@ def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
         raise BadRequest(f"a token name is at most {TOKEN_NAME_MAX_LENGTH} characters")
     plaintext = new_token_plaintext()
     token = ApiToken.objects.create(
-        user=user, name=name, token_hash=hash_token(plaintext), hint=plaintext[:8]
+        user=actor, name=name, token_hash=hash_token(plaintext), hint=plaintext[:8]
     )
     return token, plaintext
 
 
 @transaction.atomic
-def api_token_revoke(*, user: User, token_id: str) -> ApiToken:
-    token = ApiToken.objects.filter(user=user, pk=token_id, revoked_at__isnull=True).first()
+def api_token_revoke(*, actor: User, token_id: str) -> ApiToken:
+    token = ApiToken.objects.filter(user=actor, pk=token_id, revoked_at__isnull=True).first()
     if token is None:
         raise NotFound("token not found")
     token.revoked_at = timezone.now()
@@ -69,34 +113,131 @@ def api_token_touch(*, token: ApiToken) -> None:
         token.last_used_at = now
 
 
+def oauth_token_touch(*, token) -> None:
+    """Record an OAuth access token's use in `updated`, at most once per LAST_USED_RESOLUTION."""
+    now = timezone.now()
+    if now - token.updated >= LAST_USED_RESOLUTION:
+        get_access_token_model().objects.filter(pk=token.pk).update(updated=now)
+        token.updated = now
+
+
+# Devices signed in through the device flow
+
+
 @transaction.atomic
-def user_update_display(*, user: User, display: str) -> User:
-    """Set the name teams see; empty falls back to the username."""
-    display = (display or "").strip()
-    if len(display) > DISPLAY_MAX_LENGTH:
-        raise BadRequest(f"a display name is at most {DISPLAY_MAX_LENGTH} characters")
-    user.display = display
-    user.save(update_fields=["display"])
+def device_revoke(*, actor: User, device_id) -> None:
+    """Sign a device out: its token stops working at once. Someone else's id answers 404."""
+    token = None
+    if str(device_id).isdigit():
+        tokens = get_access_token_model().objects.select_for_update()
+        token = tokens.filter(user=actor, pk=int(device_id)).first()
+    if token is None:
+        raise NotFound("device not found")
+    revoke_access_token(token)
+
+
+# Device grants: every state change is one conditional UPDATE, so a code is approved, denied or
+# redeemed exactly once, even under concurrent requests.
+
+
+def device_grant_decide(*, actor: User, address: str, raw_code: str, approve: bool):
+    """Approve or deny a pending grant for `actor`. Exactly one decision wins."""
+    grant = device_grant_find(viewer=actor, address=address, raw_code=raw_code)
+    model = get_device_grant_model()
+    decided = model.objects.filter(
+        pk=grant.pk, status=model.AUTHORIZATION_PENDING, expires__gt=timezone.now()
+    ).update(status=model.AUTHORIZED if approve else model.DENIED, user=actor)
+    if not decided:
+        problem = device_grant_problem(model.objects.filter(pk=grant.pk).first())
+        raise BadRequest(problem or "This code has already been used.")
+    grant.refresh_from_db()
+    return grant
+
+
+def device_grant_poll(*, device_code: str, client_id: str):
+    """The grant to redeem, or the HubError the polling client must hear (its `code` is the RFC
+    8628 section 3.5 / RFC 6749 section 5.2 error).
+
+    Order: an unknown client (invalid_client) before anything about the code; a code of another
+    client is as unknown as a made-up one (invalid_grant); then the grant's state. Polling faster
+    than the grant's interval while pending answers slow_down, and the interval grows by 5 s as
+    the client's does."""
+    if not client_id:
+        raise BadRequest("client_id is missing", code="invalid_request")
+    if not get_application_model().objects.filter(client_id=client_id).exists():
+        raise Unauthorized("unknown client_id", code="invalid_client")
+    if not device_code:
+        raise BadRequest("device_code is missing", code="invalid_request")
+
+    model = get_device_grant_model()
+    grant = model.objects.filter(device_code=device_code, client_id=client_id).first()
+    if grant is None:
+        raise BadRequest("unknown device_code", code="invalid_grant")
+    if grant.status == REDEEMED:
+        raise BadRequest(ALREADY_REDEEMED, code="invalid_grant")
+    if grant.status == model.DENIED:
+        raise BadRequest("the sign-in was denied", code="access_denied")
+    now = timezone.now()
+    if grant.status == model.EXPIRED or grant.expires <= now:
+        raise BadRequest("the device code expired; start again", code="expired_token")
+    if grant.status == model.AUTHORIZATION_PENDING:
+        on_time = model.objects.filter(
+            pk=grant.pk, last_checked__lte=now - timedelta(seconds=grant.interval) + POLL_GRACE
+        ).update(last_checked=now)
+        if not on_time:
+            model.objects.filter(pk=grant.pk).update(interval=F("interval") + SLOW_DOWN_STEP)
+            raise BadRequest(f"poll at most every {grant.interval + SLOW_DOWN_STEP} seconds", code="slow_down")
+        raise BadRequest("waiting for the person to approve", code="authorization_pending")
+    return grant
+
+
+def device_grant_redeem(*, grant) -> bool:
+    """Claim an authorized grant for its one token; False when another request claimed it."""
+    model = get_device_grant_model()
+    return bool(model.objects.filter(pk=grant.pk, status=model.AUTHORIZED).update(status=REDEEMED))
+
+
+def device_grants_purge(*, now=None) -> int:
+    """Delete grants past their expiry (whatever their state). Returns how many."""
+    now = now or timezone.now()
+    deleted, _ = get_device_grant_model().objects.filter(expires__lt=now).delete()
+    return deleted
+
+
+# Claim links: a web sign-in for an account that `ltm join` made.
+#
+# Such an account has a personal API token but no password and no email. The code is a signed
+# value (django.core.signing, keyed by SECRET_KEY), so there is no table to keep: it names the
+# user, its expiry and a fingerprint of the user's password hash. Setting the password changes
+# that hash, which is what makes the link single use. Only accounts without a usable password can
+# be claimed: a token must not be enough to replace an existing password.
+
+
+def claim_code_create(*, actor: User) -> tuple[str, object]:
+    """A one-time code for `actor`. Returns (code, expires_at)."""
+    if actor.has_usable_password():
+        raise Conflict("this account already has a password; sign in on the hub's web page instead")
+    expires_at = timezone.now() + CLAIM_LINK_LIFETIME
+    payload = {"u": actor.pk, "f": password_fingerprint(actor), "e": int(expires_at.timestamp())}
+    return signing.dumps(payload, salt=CLAIM_SALT), expires_at
+
+
+@transaction.atomic
+def account_claim(*, code: str, email: str, password: str) -> User:
+    """Give the account behind `code` an email and a password; the code is spent."""
+    user = claim_code_user(code=code, lock=True)
+    email = (email or "").strip()
+    if not email:
+        raise BadRequest("an email address is needed to sign in on the web")
+    if User.objects.filter(email__iexact=email).exclude(pk=user.pk).exists():
+        raise Conflict("this email address belongs to another account; sign in with it instead")
+    try:
+        validate_password(password, user)
+    except ValidationError as exc:
+        raise BadRequest(" ".join(exc.messages)) from None
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    # allauth keeps its own list of addresses (sign-in by email, verification): this one becomes
+    # the primary, unverified address, and the user's email.
+    EmailAddress.objects.add_email(None, user, email).set_as_primary()
     return user
-
-
-@transaction.atomic
-def user_delete(*, user: User) -> None:
-    """Delete the account and its personal packets.
-
-    Teams the user owns must be transferred or deleted first (Conflict otherwise). Packets the
-    user created in teams stay with their team: the team's owner becomes their owner of record,
-    so leaving the hub does not take shared knowledge away from the team.
-    """
-    from packets.models import Packet
-    from teams.models import Team
-    from teams.selectors import teams_owned
-
-    owned = list(teams_owned(viewer=user).values_list("name", flat=True))
-    if owned:
-        raise Conflict(
-            "transfer or delete the teams you own before deleting your account: " + ", ".join(owned)
-        )
-    team_owner = Team.objects.filter(pk=OuterRef("team_id")).values("owner_id")[:1]
-    Packet.objects.filter(owner=user, team__isnull=False).update(owner_id=Subquery(team_owner))
-    user.delete()

@@ -5,7 +5,7 @@ import logging
 from celery import shared_task
 from oauth2_provider.models import clear_expired
 
-from accounts.device import device_grants_purge
+from accounts.services import device_grants_purge
 
 logger = logging.getLogger(__name__)
 

@@ -1,22 +1,126 @@
-"""Dashboard pages about the signed-in person: tokens and devices, and the account."""
+"""Pages about people: the device-flow pages `ltm auth` opens, claiming a web sign-in, and the
+dashboard's tokens, devices and account pages."""
 
 from django.contrib import messages
-from django.contrib.auth import logout
+from django.contrib.auth import login, logout
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from oauth2_provider.scopes import get_scopes_backend
 
-from accounts import device, services
+from accounts import selectors, services
+from accounts.device_flow import USER_CODE_LENGTH, format_user_code
+from accounts.forms import ClaimForm, DisplayNameForm, TokenCreateForm
+from core.api import http_status
 from core.dashboard import Confirm, dashboard_action
-from accounts.forms import DisplayNameForm, TokenCreateForm
-from core.errors import HubError
+from core.errors import BadRequest, Conflict, Gone, HubError
+from core.http import client_address
 from core.links import hub_url
-from teams.selectors import teams_owned
 
 # The plaintext of a token just created waits here for the next page view, then is gone.
 NEW_TOKEN_SESSION_KEY = "dashboard_new_token"
+DEVICE_OUTCOMES = ("approved", "denied")
+
+
+# The device flow: enter the code, compare it, Approve or Deny.
+#
+# Sign-in comes first (login_required sends the person to sign in or sign up and back to the same
+# URL, code included). The code travels in the query string (`/device?user_code=...`, which is
+# also the `verification_uri_complete` the client opens), so the entry form is a GET and the
+# confirmation page is the answer to it; only the decision is a POST. These pages replace the
+# toolkit's /device views: those match codes exactly, do not show the code and have no rate limit.
+
+
+def _device_enter_page(request, *, code="", problem: HubError | None = None):
+    context = {"code": code, "problem": problem and problem.message, "code_length": USER_CODE_LENGTH}
+    return render(request, "device/enter.html", context, status=http_status(problem) if problem else 200)
+
+
+@require_GET
+@login_required
+def device_enter(request):
+    raw = request.GET.get("user_code")
+    if raw is None:
+        return _device_enter_page(request)
+    try:
+        grant = selectors.device_grant_find(viewer=request.user, address=client_address(request), raw_code=raw)
+    except HubError as problem:
+        return _device_enter_page(request, code=raw.strip()[:32], problem=problem)
+
+    application = selectors.device_grant_application(grant=grant)
+    descriptions = get_scopes_backend().get_all_scopes()
+    return render(
+        request,
+        "device/confirm.html",
+        {
+            "grant": grant,
+            "user_code": grant.user_code,
+            "display_code": format_user_code(grant.user_code),
+            "client_name": application.name if application else grant.client_id,
+            "scopes": [(scope, descriptions.get(scope, scope)) for scope in grant.scope.split()],
+        },
+    )
+
+
+@require_POST
+@login_required
+def device_decide(request):
+    action = request.POST.get("action")
+    if action not in ("approve", "deny"):
+        return _device_enter_page(request, problem=BadRequest("Choose Approve or Deny."))
+    try:
+        services.device_grant_decide(
+            actor=request.user,
+            address=client_address(request),
+            raw_code=request.POST.get("user_code", ""),
+            approve=action == "approve",
+        )
+    except HubError as problem:
+        return _device_enter_page(request, problem=problem)
+    return redirect(reverse("device_done", args=["approved" if action == "approve" else "denied"]))
+
+
+@require_GET
+@login_required
+def device_done(request, outcome):
+    if outcome not in DEVICE_OUTCOMES:
+        raise Http404
+    return render(request, "device/done.html", {"approved": outcome == "approved"})
+
+
+# Claiming a web sign-in for an account made by `ltm join` (the link comes from
+# POST /v1/account/claim-link, see accounts.api).
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def claim_page(request, code):
+    try:
+        user = selectors.claim_code_user(code=code)
+    except Gone as exc:
+        return render(request, "accounts/claim_gone.html", {"message": exc.message}, status=410)
+
+    form = ClaimForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = services.account_claim(
+                code=code, email=form.cleaned_data["email"], password=form.cleaned_data["password1"]
+            )
+        except Gone as exc:
+            return render(request, "accounts/claim_gone.html", {"message": exc.message}, status=410)
+        except (BadRequest, Conflict) as exc:
+            form.add_error(None, exc.message)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"You can now sign in on the web as {user.username} or {user.email}.")
+            return redirect("/")
+    return render(request, "accounts/claim.html", {"form": form, "claimed_user": user})
+
+
+# Dashboard: tokens and devices, the account
 
 
 @login_required
@@ -25,7 +129,7 @@ def tokens(request):
     form = TokenCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            token, plaintext = services.api_token_create(user=request.user, name=form.cleaned_data["name"])
+            token, plaintext = services.api_token_create(actor=request.user, name=form.cleaned_data["name"])
         except HubError as exc:
             form.add_error("name", exc.message)
         else:
@@ -35,8 +139,8 @@ def tokens(request):
     context = {
         "form": form,
         "new_token": request.session.pop(NEW_TOKEN_SESSION_KEY, None) if request.method == "GET" else None,
-        "api_tokens": request.user.api_tokens.all(),
-        "devices": device.devices_for_user(viewer=request.user),
+        "api_tokens": selectors.api_token_list(viewer=request.user),
+        "devices": selectors.device_list(viewer=request.user),
         "hub_url": hub_url(request),
     }
     return render(request, "accounts/tokens.html", context, status=400 if form.errors else 200)
@@ -45,7 +149,7 @@ def tokens(request):
 @login_required
 @require_POST
 def token_revoke(request, token_id):
-    token = request.user.api_tokens.filter(pk=token_id).first()
+    token = selectors.api_token_get(viewer=request.user, token_id=token_id)
     if token is None:  # someone else's: 404, not the question
         raise Http404("token not found")
     name = token.name
@@ -55,7 +159,7 @@ def token_revoke(request, token_id):
             "Revoke this token?", button="Revoke token",
             message=f"“{name}” stops working at once; any client using it has to sign in again.",
         ),
-        call=lambda: services.api_token_revoke(user=request.user, token_id=token_id),
+        call=lambda: services.api_token_revoke(actor=request.user, token_id=token_id),
         success=f"Token “{name}” revoked.",
         back=reverse("tokens"),
     )
@@ -64,7 +168,7 @@ def token_revoke(request, token_id):
 @login_required
 @require_POST
 def device_revoke(request, device_id):
-    if not any(signed_in.id == device_id for signed_in in device.devices_for_user(viewer=request.user)):
+    if not any(signed_in.id == device_id for signed_in in selectors.device_list(viewer=request.user)):
         raise Http404("device not found")  # someone else's: 404, not the question
     return dashboard_action(
         request,
@@ -72,7 +176,7 @@ def device_revoke(request, device_id):
             "Sign this device out?", button="Revoke device",
             message="The ltm client on that device stops working until it runs `ltm auth` again.",
         ),
-        call=lambda: device.device_revoke(user=request.user, device_id=device_id),
+        call=lambda: services.device_revoke(actor=request.user, device_id=device_id),
         success="Device signed out.",
         back=reverse("tokens"),
     )
@@ -84,7 +188,7 @@ def account(request):
     form = DisplayNameForm(request.POST or None, initial={"display": request.user.display})
     if request.method == "POST" and form.is_valid():
         try:
-            services.user_update_display(user=request.user, display=form.cleaned_data["display"])
+            services.user_update_display(actor=request.user, display=form.cleaned_data["display"])
         except HubError as exc:
             form.add_error("display", exc.message)
         else:
@@ -92,7 +196,9 @@ def account(request):
             return redirect("account")
     context = {
         "form": form,
-        "owned_teams": teams_owned(viewer=request.user),
+        # Teams are an app above this one: their owner relation is reached from the user, not
+        # imported. They block deleting the account until transferred or deleted.
+        "owned_teams": request.user.owned_teams.order_by("name"),
     }
     return render(request, "accounts/account.html", context, status=400 if form.errors else 200)
 
@@ -101,7 +207,7 @@ def account(request):
 @require_POST
 def account_delete(request):
     def delete_and_sign_out():
-        services.user_delete(user=request.user)
+        services.user_delete(actor=request.user)
         logout(request)
 
     return dashboard_action(

@@ -57,7 +57,7 @@ def setup_database(packet_count: int) -> tuple[str, str]:
         for i in range(packet_count)
     ]
     Packet.objects.bulk_create(batch, batch_size=1000)
-    _, token = api_token_create(user=user, name="bench")
+    _, token = api_token_create(actor=user, name="bench")
     return token, batch[0].id if batch else ""
 
 

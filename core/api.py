@@ -5,7 +5,20 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from core.errors import HubError
+from core import errors
+
+# Each domain error as an HTTP status: the one place this mapping lives.
+HTTP_STATUS = {
+    errors.HubError: 400,
+    errors.BadRequest: 400,
+    errors.Unauthorized: 401,
+    errors.Forbidden: 403,
+    errors.NotFound: 404,
+    errors.Conflict: 409,
+    errors.Gone: 410,
+    errors.LengthRequired: 411,
+    errors.TooManyRequests: 429,
+}
 
 _MESSAGES = {
     exceptions.NotAuthenticated: "missing bearer token",
@@ -13,10 +26,14 @@ _MESSAGES = {
 }
 
 
+def http_status(error: errors.HubError) -> int:
+    return next(HTTP_STATUS[kind] for kind in type(error).__mro__ if kind in HTTP_STATUS)
+
+
 def exception_handler(exc, context):
     """DRF's handler, reshaped so every error body is `{"error": message}`."""
-    if isinstance(exc, HubError):
-        return Response({"error": exc.message}, status=exc.status)
+    if isinstance(exc, errors.HubError):
+        return Response({"error": exc.message}, status=http_status(exc))
     if isinstance(exc, Http404):
         return Response({"error": "not found"}, status=404)
     response = drf_exception_handler(exc, context)

@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
 
+from core.api import http_status
 from core.errors import HubError
 
 CONFIRMED = "yes"
@@ -66,7 +67,7 @@ def confirmation_page(request, confirm: Confirm, *, cancel_url: str):
 def show_service_error(request, exc: HubError) -> None:
     """What a refused service call looks like on a page: a 404 stays a 404 (nothing is revealed);
     any other refusal becomes an error message for the next page."""
-    if exc.status == 404:
+    if http_status(exc) == 404:
         raise Http404(exc.message)
     messages.error(request, exc.message)
 

@@ -1,36 +1,48 @@
-"""Errors that services raise and every surface (API, dashboard, commands) shows the same way.
+"""The hub's one family of errors. Services raise them; every surface shows them the same way.
 
-The API turns them into `{"error": message}` with `status`; dashboard views show the message.
+Each kind stands for one HTTP status, mapped in `core.api.http_status`: the /v1 API answers
+`{"error": message}` with it, the OAuth endpoints answer RFC 6749's `{"error": code,
+"error_description": message}`, and dashboard pages show the message (a 404 stays a 404).
 """
 
 
 class HubError(Exception):
-    status = 400
+    """A refusal with a message for people. `code` is the machine-readable reason where a
+    protocol names one (the OAuth error codes of RFC 6749 section 5.2 and RFC 8628)."""
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, *, code: str | None = None):
         super().__init__(message)
         self.message = message
+        self.code = code
 
 
 class BadRequest(HubError):
-    status = 400
+    pass
+
+
+class Unauthorized(HubError):
+    pass
 
 
 class Forbidden(HubError):
-    status = 403
+    pass
 
 
 class NotFound(HubError):
-    status = 404
+    pass
 
 
 class Conflict(HubError):
-    status = 409
+    pass
 
 
 class Gone(HubError):
-    status = 410
+    pass
 
 
 class LengthRequired(HubError):
-    status = 411
+    pass
+
+
+class TooManyRequests(HubError):
+    pass

@@ -201,7 +201,7 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "ltm hub <noreply@loca
 # Accounts (django-allauth): sign in with username or email; sign-up asks both. Verification is
 # "optional" by default so that a person who signs up in the middle of `ltm auth` comes straight
 # back to the device page (the verification mail still goes out); "mandatory" is one env away.
-ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_ADAPTER = "teams.adapter.AccountAdapter"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "optional")

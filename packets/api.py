@@ -12,7 +12,6 @@ from core.errors import BadRequest, LengthRequired
 from core.parsers import NUL_MESSAGE, contains_nul
 from ltm.packet import MAX_PACKET_BYTES, PacketError, parse_packet
 from packets import selectors, services
-from packets.public_views import public_url
 from teams.selectors import team_get_for_member
 
 
@@ -59,7 +58,7 @@ class PacketCollection(APIView):
     def post(self, request):
         team = _team_param(request)
         packet = _read_packet(request)
-        stored, _ = services.packet_push(user=request.user, packet=packet, team=team)
+        stored, _ = services.packet_push(actor=request.user, packet=packet, team=team)
         return Response({"id": stored.id}, status=201)
 
     def get(self, request):
@@ -77,11 +76,11 @@ class PacketItem(APIView):
         # Server facts travel in headers: the body must stay exactly the packet.
         if packet.public_slug:
             response["X-LTM-Published-At"] = rfc3339(packet.published_at)
-            response["X-LTM-Public-URL"] = public_url(request, packet)
+            response["X-LTM-Public-URL"] = selectors.public_url(request, packet)
         return response
 
     def delete(self, request, packet_id):
-        services.packet_delete(user=request.user, packet_id=packet_id)
+        services.packet_delete(actor=request.user, packet_id=packet_id)
         return Response(status=204)
 
 
@@ -89,9 +88,9 @@ class PacketPublish(APIView):
     """The client sends no body and no content type on POST; nothing here reads one."""
 
     def post(self, request, packet_id):
-        packet = services.packet_publish(user=request.user, packet_id=packet_id)
-        return Response({"id": packet.id, "public_url": public_url(request, packet)})
+        packet = services.packet_publish(actor=request.user, packet_id=packet_id)
+        return Response({"id": packet.id, "public_url": selectors.public_url(request, packet)})
 
     def delete(self, request, packet_id):
-        services.packet_unpublish(user=request.user, packet_id=packet_id)
+        services.packet_unpublish(actor=request.user, packet_id=packet_id)
         return Response(status=204)

@@ -1,8 +1,10 @@
 """Reads of packets, always scoped by the viewer so nobody sees what they may not."""
 
 from django.db.models import Q
+from django.urls import reverse
 
 from core.errors import NotFound
+from core.links import external_url
 from packets.models import Packet
 from teams.selectors import is_member
 
@@ -110,3 +112,8 @@ def packet_visible_chain(*, viewer, packet: Packet) -> tuple[Packet | None, list
     parent = visible.filter(pk=packet.parent_id).first() if packet.parent_id else None
     children = list(visible.filter(parent_id=packet.pk).order_by("created_at", "id"))
     return parent, children
+
+
+def public_url(request, packet: Packet) -> str:
+    """The absolute URL of a published packet's page."""
+    return external_url(request, reverse("packet-public", args=[packet.public_slug]))

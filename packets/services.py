@@ -3,12 +3,14 @@
 import secrets
 
 from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from core.errors import Conflict, Forbidden, NotFound
 from ltm.packet import canonical_json, parse_timestamp
 from packets.models import Packet
 from packets.selectors import packet_viewer_rights, packets_visible_to
+from teams.models import Team
 from teams.selectors import is_member
 
 
@@ -27,8 +29,8 @@ def _columns(packet: dict) -> dict:
 
 
 @transaction.atomic
-def packet_push(*, user, packet: dict, team=None) -> tuple[Packet, bool]:
-    """Store a validated packet in the user's personal scope or in `team`.
+def packet_push(*, actor, packet: dict, team=None) -> tuple[Packet, bool]:
+    """Store a validated packet in the actor's personal scope or in `team`.
 
     A re-push by the packet's creator into the same scope replaces it; a re-push into another
     scope is refused (moving is packet_move), and so is an id that belongs to someone else,
@@ -40,10 +42,10 @@ def packet_push(*, user, packet: dict, team=None) -> tuple[Packet, bool]:
     if existing is None:
         try:
             with transaction.atomic():
-                return Packet.objects.create(id=packet["id"], owner=user, team=team, **columns), True
+                return Packet.objects.create(id=packet["id"], owner=actor, team=team, **columns), True
         except IntegrityError:  # a concurrent push of the same id won the race
             existing = Packet.objects.select_for_update().get(pk=packet["id"])
-    if existing.owner_id != user.pk:
+    if existing.owner_id != actor.pk:
         raise Conflict(f"packet id {packet['id']} is already taken on this hub; give your packet a new id")
     if existing.team_id != (team.pk if team else None):
         # A re-push into another scope would silently take a packet away from a team (or hand a
@@ -64,8 +66,8 @@ def _scope_phrase(team) -> str:
     return f"in team {team.name} (ltm push -t {team.name})"
 
 
-def _packet_locked_for(*, user, packet_id: str, right: str, refusal: str) -> Packet:
-    """The packet, locked, if `user` has `right` on it ("change": delete and publish; "move"; see
+def _packet_locked_for(*, actor, packet_id: str, right: str, refusal: str) -> Packet:
+    """The packet, locked, if `actor` has `right` on it ("change": delete and publish; "move"; see
     packets.selectors.packet_viewer_rights, which the packet's page uses for its buttons).
     Someone who can see the packet but lacks the right gets 403 `refusal`; anyone else 404."""
     packet = (
@@ -76,33 +78,33 @@ def _packet_locked_for(*, user, packet_id: str, right: str, refusal: str) -> Pac
     )
     if packet is None:
         raise NotFound("packet not found")
-    if packet_viewer_rights(viewer=user, packet=packet)[right]:
+    if packet_viewer_rights(viewer=actor, packet=packet)[right]:
         return packet
-    if packets_visible_to(user).filter(pk=packet_id).exists():
+    if packets_visible_to(actor).filter(pk=packet_id).exists():
         raise Forbidden(refusal)
     raise NotFound("packet not found")
 
 
-def _packet_for_change(*, user, packet_id: str) -> Packet:
+def _packet_for_change(*, actor, packet_id: str) -> Packet:
     return _packet_locked_for(
-        user=user, packet_id=packet_id, right="change",
+        actor=actor, packet_id=packet_id, right="change",
         refusal="only the packet's creator or the team owner can do this",
     )
 
 
 @transaction.atomic
-def packet_delete(*, user, packet_id: str) -> None:
-    _packet_for_change(user=user, packet_id=packet_id).delete()
+def packet_delete(*, actor, packet_id: str) -> None:
+    _packet_for_change(actor=actor, packet_id=packet_id).delete()
 
 
 @transaction.atomic
-def packet_move(*, user, packet_id: str, team) -> Packet:
+def packet_move(*, actor, packet_id: str, team) -> Packet:
     """Move a packet between the creator's personal scope and one of the creator's teams
     (`team=None`: personal). Scope is metadata: the packet's JSON is not touched."""
     packet = _packet_locked_for(
-        user=user, packet_id=packet_id, right="move", refusal="only the packet's creator can move it"
+        actor=actor, packet_id=packet_id, right="move", refusal="only the packet's creator can move it"
     )
-    if team is not None and not is_member(viewer=user, team_id=team.pk):
+    if team is not None and not is_member(viewer=actor, team_id=team.pk):
         raise NotFound("team not found")
     packet.team = team
     packet.save(update_fields=["team"])
@@ -115,10 +117,10 @@ def _new_public_slug() -> str:
 
 
 @transaction.atomic
-def packet_publish(*, user, packet_id: str) -> Packet:
+def packet_publish(*, actor, packet_id: str) -> Packet:
     """Give the packet a public page (same rights as delete). Publishing a published packet
     keeps its slug, so the URL already shared stays the same."""
-    packet = _packet_for_change(user=user, packet_id=packet_id)
+    packet = _packet_for_change(actor=actor, packet_id=packet_id)
     if packet.public_slug is None:
         packet.public_slug = _new_public_slug()
         packet.published_at = timezone.now()
@@ -127,12 +129,21 @@ def packet_publish(*, user, packet_id: str) -> Packet:
 
 
 @transaction.atomic
-def packet_unpublish(*, user, packet_id: str) -> Packet:
+def packet_unpublish(*, actor, packet_id: str) -> Packet:
     """Take the public page down. The slug is forgotten: a later publish mints a new URL and
     the old one, wherever it leaked, stays dead."""
-    packet = _packet_for_change(user=user, packet_id=packet_id)
+    packet = _packet_for_change(actor=actor, packet_id=packet_id)
     if packet.public_slug is not None:
         packet.public_slug = None
         packet.published_at = None
         packet.save(update_fields=["public_slug", "published_at"])
     return packet
+
+
+@transaction.atomic
+def packets_hand_to_teams(*, user, **_signal) -> int:
+    """Before `user` leaves the hub: the packets they pushed to teams stay with those teams, owned
+    of record by each team's owner, so leaving does not take shared knowledge away. Connected to
+    accounts' `user_deleting` signal. Returns how many packets changed hands."""
+    team_owner = Team.objects.filter(pk=OuterRef("team_id")).values("owner_id")[:1]
+    return Packet.objects.filter(owner=user, team__isnull=False).update(owner_id=Subquery(team_owner))

@@ -1,12 +1,22 @@
+"""Pages of packets: the public pages of published packets and the dashboard's packet pages
+("" is the home page).
+
+Public slugs are URL-safe base64 ([-A-Za-z0-9_]). A packet id is opaque and may hold a "/" (see
+packets/api_urls.py), so ids are `path` segments and the action routes come before the bare
+detail route."""
+
 from django.urls import path
 
-from packets import api
+from packets import views
 
-# A packet id is opaque (the schema only bounds its length), so it may hold a "/" that the
-# client percent-encodes and the server decodes: `path` takes the id whole. The publish route
-# comes first so ".../publish" is never read as part of an id.
 urlpatterns = [
-    path("packets", api.PacketCollection.as_view(), name="api-packets"),
-    path("packets/<path:packet_id>/publish", api.PacketPublish.as_view(), name="api-packet-publish"),
-    path("packets/<path:packet_id>", api.PacketItem.as_view(), name="api-packet"),
+    path("p/<slug:slug>.json", views.public_packet_json, name="packet-public-json"),
+    path("p/<slug:slug>", views.public_packet_page, name="packet-public"),
+    path("", views.home, name="home"),
+    path("packets/<path:packet_id>.json", views.packet_download, name="packet-download"),
+    path("packets/<path:packet_id>/publish", views.packet_publish, name="packet-publish"),
+    path("packets/<path:packet_id>/unpublish", views.packet_unpublish, name="packet-unpublish"),
+    path("packets/<path:packet_id>/delete", views.packet_delete, name="packet-delete"),
+    path("packets/<path:packet_id>/move", views.packet_move, name="packet-move"),
+    path("packets/<path:packet_id>", views.packet_detail, name="packet-detail"),
 ]

@@ -1,22 +1,27 @@
-"""Dashboard pages for packets: the list (the signed-in home page) and a packet's page."""
+"""Pages of packets: the dashboard's list (the signed-in home page) and a packet's page, and the
+public page of a published packet."""
 
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.utils.cache import add_never_cache_headers
+from django.views.decorators.http import require_POST, require_safe
 
+from core.api import json_error
 from core.dashboard import Confirm, dashboard_action
 from core.errors import NotFound
 from core.links import hub_url
 from ltm.resume import render_resume
 from packets import selectors, services
 from packets.forms import PERSONAL, PacketFilterForm, scope_team_name, team_choice
-from packets.public_views import public_url
+from packets.models import Packet
 from teams.selectors import team_get_for_member, teams_for_user
 
 PAGE_SIZE = 20
@@ -72,7 +77,7 @@ def packet_detail(request, packet_id):
         "json_text": packet.body,
         "rights": rights,
         "move_targets": move_targets,
-        "public_url": public_url(request, packet) if packet.public_slug else "",
+        "public_url": selectors.public_url(request, packet) if packet.public_slug else "",
     }
     return render(request, "packets/detail.html", context)
 
@@ -94,8 +99,8 @@ def packet_download(request, packet_id):
 def packet_publish(request, packet_id):
     return dashboard_action(
         request,
-        call=lambda: services.packet_publish(user=request.user, packet_id=packet_id),
-        success=lambda packet: f"Published. Anyone with the link can read it: {public_url(request, packet)}",
+        call=lambda: services.packet_publish(actor=request.user, packet_id=packet_id),
+        success=lambda packet: f"Published. Anyone with the link can read it: {selectors.public_url(request, packet)}",
         back=_detail_url(packet_id),
     )
 
@@ -110,7 +115,7 @@ def packet_unpublish(request, packet_id):
             "Take the public page down?", button="Unpublish",
             message="The public link stops working at once. Publishing again later makes a new link.",
         ),
-        call=lambda: services.packet_unpublish(user=request.user, packet_id=packet_id),
+        call=lambda: services.packet_unpublish(actor=request.user, packet_id=packet_id),
         success="Unpublished: the public link no longer works.",
         back=_detail_url(packet_id),
     )
@@ -127,7 +132,7 @@ def packet_delete(request, packet_id):
             message="It is removed from the hub for everyone who can see it, "
             "and its public page goes with it.",
         ),
-        call=lambda: services.packet_delete(user=request.user, packet_id=packet_id),
+        call=lambda: services.packet_delete(actor=request.user, packet_id=packet_id),
         success="Packet deleted.",
         back=_detail_url(packet_id),
         done=reverse("home"),
@@ -154,7 +159,7 @@ def packet_move(request, packet_id):
         return redirect(_detail_url(packet_id))
     return dashboard_action(
         request,
-        call=lambda: services.packet_move(user=request.user, packet_id=packet_id, team=team),
+        call=lambda: services.packet_move(actor=request.user, packet_id=packet_id, team=team),
         success=f"Moved to {'your personal packets' if team is None else 'team ' + team.name}.",
         back=_detail_url(packet_id),
     )
@@ -162,3 +167,67 @@ def packet_move(request, packet_id):
 
 def _detail_url(packet_id) -> str:
     return reverse("packet-detail", args=[packet_id])
+
+
+# The public page of a published packet: /p/<slug> for people, /p/<slug>.json for tools.
+#
+# Anyone holding the link may read it, with no account: these views never look at the session or
+# the user (templates are rendered without the request), so they set no cookie. Packet text is
+# untrusted: autoescaped by the templates, and the Content-Security-Policy forbids any script or
+# style that is not one of the hub's static files.
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+
+
+@require_safe
+def public_packet_page(request, slug):
+    try:
+        packet = selectors.packet_get_published(slug=slug)
+    except NotFound:
+        return _public(HttpResponse(render_to_string("packets/public_gone.html"), status=404))
+    data = json.loads(packet.body)
+    context = {
+        "packet": data,
+        "chain": _public_chain(packet),
+        "page_url": selectors.public_url(request, packet),
+        "json_url": reverse("packet-public-json", args=[packet.public_slug]),
+        "resume_text": render_resume(data),
+        "json_text": packet.body,
+        "noindex": settings.LTM_PUBLISH_NOINDEX,
+    }
+    return _public(HttpResponse(render_to_string("packets/public.html", context)))
+
+
+@require_safe
+def public_packet_json(request, slug):
+    try:
+        packet = selectors.packet_get_published(slug=slug)
+    except NotFound as exc:
+        return _public(json_error(exc.message, 404))
+    return _public(HttpResponse(packet.body, content_type="application/json"))
+
+
+def _public_chain(packet: Packet) -> dict:
+    """The packet's place in its thread, as the `_packet.html` partial takes it."""
+    parent = selectors.packet_published_parent(packet=packet)
+    children = selectors.packet_published_children(packet=packet)
+    return {"parent": _public_chain_link(parent) if parent else None, "children": [_public_chain_link(c) for c in children]}
+
+
+def _public_chain_link(packet: Packet) -> dict:
+    return {"id": packet.id, "goal": packet.goal, "url": reverse("packet-public", args=[packet.public_slug])}
+
+
+def _public(response: HttpResponse) -> HttpResponse:
+    """Headers every public answer carries."""
+    response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    # The URL is the secret: never hand it to another site in a Referer.
+    response["Referrer-Policy"] = "no-referrer"
+    # An unpublished page must die at once, in proxies too.
+    add_never_cache_headers(response)
+    if settings.LTM_PUBLISH_NOINDEX or response.status_code == 404:
+        response["X-Robots-Tag"] = "noindex"
+    return response

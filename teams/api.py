@@ -55,7 +55,7 @@ def _invite_json(invite) -> dict:
 
 class TeamCollection(APIView):
     def post(self, request):
-        team = services.team_create(owner=request.user, name=_body(request).get("name"))
+        team = services.team_create(actor=request.user, name=_body(request).get("name"))
         return Response({"team": {"id": team.id, "name": team.name, "owner_id": team.owner_id}}, status=201)
 
     def get(self, request):
@@ -83,7 +83,7 @@ class TeamMember(APIView):
 
 class TeamLeave(APIView):
     def post(self, request, name):
-        services.team_leave(user=request.user, team=_team(request, name))
+        services.team_leave(actor=request.user, team=_team(request, name))
         return Response(status=204)
 
 
@@ -124,7 +124,7 @@ class InviteAccept(APIView):
     def post(self, request, code):
         body = _body(request)
         user = self._caller(request)
-        user, team, token = services.invite_accept(code=code, user=user, display=body.get("display"))
+        user, team, token = services.invite_accept(code=code, actor=user, display=body.get("display"))
         answer = {
             "user": {"id": user.id, "display": user.display_name},
             "team": {"id": team.id, "name": team.name},

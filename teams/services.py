@@ -28,19 +28,19 @@ def new_invite_code() -> str:
     return secrets.token_hex(24)
 
 
-def _membership(*, user, team) -> Membership | None:
-    return Membership.objects.filter(team=team, user=user).first()
+def _membership(*, person, team) -> Membership | None:
+    return Membership.objects.filter(team=team, user=person).first()
 
 
-def _require_member(*, user, team) -> Membership:
-    membership = _membership(user=user, team=team)
+def _require_member(*, actor, team) -> Membership:
+    membership = _membership(person=actor, team=team)
     if membership is None:
         raise NotFound("team not found")
     return membership
 
 
 def _require_owner(*, actor, team) -> Membership:
-    membership = _require_member(user=actor, team=team)
+    membership = _require_member(actor=actor, team=team)
     if membership.role != Membership.OWNER:
         raise Forbidden("only the team owner can do this")
     return membership
@@ -58,7 +58,7 @@ def _locked(team) -> Team:
 
 
 @transaction.atomic
-def team_create(*, owner, name) -> Team:
+def team_create(*, actor, name) -> Team:
     if not isinstance(name, str) or not re.fullmatch(TEAM_NAME_PATTERN, name):
         raise BadRequest(
             "a team name is 1 to 40 characters: lower-case letters, digits, '-' and '_', "
@@ -66,10 +66,10 @@ def team_create(*, owner, name) -> Team:
         )
     try:
         with transaction.atomic():
-            team = Team.objects.create(name=name, owner=owner)
+            team = Team.objects.create(name=name, owner=actor)
     except IntegrityError:  # the unique name, also under a concurrent create
         raise Conflict(f"team name {name!r} is already taken") from None
-    Membership.objects.create(team=team, user=owner, role=Membership.OWNER)
+    Membership.objects.create(team=team, user=actor, role=Membership.OWNER)
     return team
 
 
@@ -95,9 +95,9 @@ def membership_remove(*, actor, team, user_id: str) -> None:
 
 
 @transaction.atomic
-def team_leave(*, user, team) -> None:
+def team_leave(*, actor, team) -> None:
     team = _locked(team)
-    membership = _require_member(user=user, team=team)
+    membership = _require_member(actor=actor, team=team)
     if membership.role == Membership.OWNER:
         raise BadRequest("the owner cannot leave the team; transfer ownership or delete the team")
     membership.delete()
@@ -127,7 +127,7 @@ def team_transfer(*, actor, team, new_owner_id: str) -> Team:
 @transaction.atomic
 def invite_create(*, actor, team) -> tuple[Invite, str]:
     """Any member mints an invite. Returns the row and the code, which is never stored."""
-    _require_member(user=actor, team=team)
+    _require_member(actor=actor, team=team)
     code = new_invite_code()
     now = timezone.now()
     invite = Invite.objects.create(
@@ -177,7 +177,7 @@ def _display_of(display) -> str:
 
 
 def _new_joiner(display: str) -> User:
-    """A user for someone joining from the command line: no password (see accounts/claim.py for
+    """A user for someone joining from the command line: no password (see accounts.services.claim_code_create for
     how they get a web sign-in later) and a unique username derived from the display name."""
     base = slugify(display)[:30].strip("-_")
     # Without a name, "user-3fa9c2": a bare "member" would read like the role in member lists.
@@ -197,11 +197,12 @@ def _new_joiner(display: str) -> User:
 
 
 @transaction.atomic
-def invite_accept(*, code, user=None, display=None):
+def invite_accept(*, code, actor=None, display=None):
     """Join the invite's team. Returns (user, team, plaintext_token_or_None).
 
-    Without a user, a new user, their personal API token and the membership are created in this
-    one transaction, after the invite is claimed: a losing concurrent accept creates nothing.
+    `actor` is the signed-in person joining. Without one (an anonymous `ltm join`), a new user,
+    their personal API token and the membership are created in this one transaction, after the
+    invite is claimed: a losing concurrent accept creates nothing.
     Someone who already belongs to the team gets a success without spending the invite, so the
     link still works for the person it was meant for (a used, revoked or expired code is a 410
     for them too).
@@ -212,25 +213,25 @@ def invite_accept(*, code, user=None, display=None):
     code_hash = invite_code_hash(code)
     now = timezone.now()
 
-    if user is not None:
+    if actor is not None:
         invite = Invite.objects.usable(now).select_related("team").filter(code_hash=code_hash).first()
         if invite is None:
             raise Gone(INVITE_GONE)
-        if _membership(user=user, team=invite.team) is not None:
-            return user, invite.team, None
+        if _membership(person=actor, team=invite.team) is not None:
+            return actor, invite.team, None
         try:
             with transaction.atomic():
                 invite = _claim(code_hash=code_hash, now=now)
-                Membership.objects.create(team=invite.team, user=user, role=Membership.MEMBER)
+                Membership.objects.create(team=invite.team, user=actor, role=Membership.MEMBER)
         except IntegrityError:
             # They joined through another invite at the same moment: keep this one unspent.
-            return user, invite.team, None
-        Invite.objects.filter(pk=invite.pk).update(used_by=user)
-        return user, invite.team, None
+            return actor, invite.team, None
+        Invite.objects.filter(pk=invite.pk).update(used_by=actor)
+        return actor, invite.team, None
 
     invite = _claim(code_hash=code_hash, now=now)
     user = _new_joiner(display)
-    _, plaintext = api_token_create(user=user, name=JOIN_TOKEN_NAME)
+    _, plaintext = api_token_create(actor=user, name=JOIN_TOKEN_NAME)
     Membership.objects.create(team=invite.team, user=user, role=Membership.MEMBER)
     Invite.objects.filter(pk=invite.pk).update(used_by=user)
     return user, invite.team, plaintext

@@ -1,10 +1,12 @@
-"""Dashboard pages for teams, mounted at the site root."""
+"""Pages of teams: the invite link a browser opens, and the dashboard's team pages."""
 
 from django.urls import path
 
 from teams import views
 
 urlpatterns = [
+    # The same URL `ltm join` splits is the page a browser opens (HTML, session sign-in).
+    path("v1/invites/<str:code>", views.invite_page, name="invite-page"),
     path("teams", views.team_list, name="team-list"),
     path("teams/<str:name>", views.team_detail, name="team-detail"),
     path("teams/<str:name>/invites", views.invite_create, name="team-invite-create"),

@@ -1,19 +1,22 @@
-"""Dashboard pages for teams: the list (and creating one) and a team's page with its actions.
+"""Pages of teams: the dashboard's list (and creating one) and a team's page with its actions,
+and the invite link opened in a browser.
 
 Every rule (who may invite, remove, transfer, delete) is the services'; a stranger gets 404.
 """
 
 from datetime import datetime
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
 
 from core.dashboard import Confirm, dashboard_action
-from core.errors import HubError, NotFound
+from core.errors import Gone, HubError, NotFound
 from teams import selectors, services
 from teams.forms import TeamCreateForm
 from teams.models import Membership
@@ -39,7 +42,7 @@ def team_list(request):
     form = TeamCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            team = services.team_create(owner=request.user, name=form.cleaned_data["name"])
+            team = services.team_create(actor=request.user, name=form.cleaned_data["name"])
         except HubError as exc:
             form.add_error("name", exc.message)
         else:
@@ -152,7 +155,7 @@ def team_leave(request, name):
             f"Leave {team.name}?", button="Leave team",
             message="You lose access to the team's packets. To come back you need a new invite link.",
         ),
-        call=lambda: services.team_leave(user=request.user, team=team),
+        call=lambda: services.team_leave(actor=request.user, team=team),
         success=f"You left {team.name}.",
         back=team_page_url(team),
         done=reverse("team-list"),
@@ -180,3 +183,58 @@ def _member_name(request, team, user_id, *, default: str) -> str:
     """The display name of a member of the team, for the confirmation question and the message."""
     member = selectors.team_member_get(viewer=request.user, team=team, user_id=user_id)
     return member.user.display_name if member else default
+
+
+# The invite link opened in a browser: GET shows the team, who invited and the expiry, and lets
+# the person sign in or sign up; POST (session, CSRF) joins and lands on the team's page.
+
+
+def _viewer_is_member(request, team) -> bool:
+    return request.user.is_authenticated and selectors.is_member(viewer=request.user, team_id=team.pk)
+
+
+def _gone(request, invite, state):
+    # Unknown codes are a 404; links that existed but can no longer be used are a 410.
+    status = 404 if state == "unknown" else 410
+    is_member = invite is not None and _viewer_is_member(request, invite.team)
+    context = {"state": state, "invite": invite, "is_member": is_member}
+    if is_member:
+        context["team_url"] = team_page_url(invite.team)
+    return render(request, "teams/invite_gone.html", context, status=status)
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def invite_page(request, code):
+    invite = selectors.invite_get_for_page(code=code)
+    state = invite.state() if invite is not None else "unknown"
+    if state != "valid":
+        return _gone(request, invite, state)
+
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(_with_next(reverse("account_login"), request.path))
+        try:
+            _, team, _ = services.invite_accept(code=code, actor=request.user)
+        except Gone:  # someone else used it between the page and the click
+            return _gone(request, selectors.invite_get_for_page(code=code), "used")
+        messages.success(request, f"You joined the team {team.name}.")
+        return redirect(team_page_url(team))
+
+    return render(
+        request,
+        "teams/invite.html",
+        {
+            "invite": invite,
+            "team": invite.team,
+            "is_member": _viewer_is_member(request, invite.team),
+            "team_url": team_page_url(invite.team),
+            "login_url": _with_next(reverse("account_login"), request.path),
+            "signup_url": _with_next(reverse("account_signup"), request.path),
+            "join_command": f"ltm join {selectors.invite_url(request, code)}",
+        },
+    )
+
+
+def _with_next(url: str, next_path: str) -> str:
+    return f"{url}?{urlencode({'next': next_path})}"

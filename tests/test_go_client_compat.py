@@ -16,7 +16,7 @@ from datetime import datetime
 import pytest
 from django.test import Client
 
-from accounts import device
+from accounts import services
 from accounts.tests.device_flow import DEVICE_GRANT, expire, grant_of, let_interval_pass
 from ltm.packet import parse_packet
 from packets.tests.factories import packet_v02
@@ -402,7 +402,7 @@ def test_device_token_polling_until_approved(alice):
     let_interval_pass(code)
     assert poll_token(code)["error"] == "authorization_pending"
     grant = grant_of(code)
-    device.device_grant_decide(user=alice, address="127.0.0.1", raw_code=grant.user_code, approve=True)
+    services.device_grant_decide(actor=alice, address="127.0.0.1", raw_code=grant.user_code, approve=True)
     let_interval_pass(code)
     answer = poll_token(code)
     assert "error" not in answer and answer["access_token"]
@@ -425,8 +425,8 @@ def test_device_token_polling_too_fast_is_slow_down():
 def test_device_token_polling_denied_and_expired(alice):
     """mirrors runDeviceFlow's `access_denied` and `expired_token` cases."""
     denied = start_device_flow()["device_code"]
-    device.device_grant_decide(
-        user=alice, address="127.0.0.1", raw_code=grant_of(denied).user_code, approve=False
+    services.device_grant_decide(
+        actor=alice, address="127.0.0.1", raw_code=grant_of(denied).user_code, approve=False
     )
     let_interval_pass(denied)
     assert poll_token(denied)["error"] == "access_denied"

@@ -52,11 +52,11 @@ def expire(device_code):
 
 def device_token(client, user, scope="read write") -> str:
     """A token through the whole device flow, approved by `user`."""
-    from accounts import device
+    from accounts import services
 
     started = authorize_device(client, scope=scope).json()
     code = grant_of(started["device_code"]).user_code
-    device.device_grant_decide(user=user, address="127.0.0.1", raw_code=code, approve=True)
+    services.device_grant_decide(actor=user, address="127.0.0.1", raw_code=code, approve=True)
     response = poll(client, started["device_code"])
     assert response.status_code == 200, response.content
     return response.json()["access_token"]

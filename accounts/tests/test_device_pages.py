@@ -3,7 +3,7 @@
 import pytest
 from django.test import Client
 
-from accounts import device
+from accounts import code_attempts, device_flow
 from accounts.tests.device_flow import authorize_device, expire, grant_of
 
 pytestmark = pytest.mark.django_db
@@ -116,13 +116,13 @@ def test_decide_is_csrf_protected(alice, grant):
 
 
 def wrong_codes(n, real):
-    alphabet = device.USER_CODE_ALPHABET
+    alphabet = device_flow.USER_CODE_ALPHABET
     codes = (alphabet[i % 20] * 4 + alphabet[(i // 20) % 20] * 4 for i in range(1000))
     return [c for c in codes if c != real][:n]
 
 
 def test_wrong_codes_are_limited_per_person_even_the_right_code_is_then_refused(browser_as, grant):
-    for code in wrong_codes(device.CODE_ENTRY_LIMIT_PER_USER, grant.user_code):
+    for code in wrong_codes(code_attempts.LIMIT_PER_USER, grant.user_code):
         assert browser_as.get("/device", {"user_code": code}).status_code == 400
     blocked = browser_as.get("/device", {"user_code": grant.user_code})
     assert blocked.status_code == 429
@@ -133,8 +133,8 @@ def test_wrong_codes_are_limited_per_person_even_the_right_code_is_then_refused(
 
 
 def test_wrong_codes_are_limited_per_address_across_accounts(make_user, grant):
-    misses = wrong_codes(device.CODE_ENTRY_LIMIT_PER_ADDRESS, grant.user_code)
-    per_user = device.CODE_ENTRY_LIMIT_PER_USER
+    misses = wrong_codes(code_attempts.LIMIT_PER_ADDRESS, grant.user_code)
+    per_user = code_attempts.LIMIT_PER_USER
     for n, start in enumerate(range(0, len(misses), per_user)):
         web = Client(REMOTE_ADDR="203.0.113.9")
         web.force_login(make_user(f"guesser{n}"))
@@ -149,12 +149,12 @@ def test_wrong_codes_are_limited_per_address_across_accounts(make_user, grant):
 
 
 def test_only_misses_count_towards_the_limit(browser_as, grant):
-    for _ in range(device.CODE_ENTRY_LIMIT_PER_USER + 2):
+    for _ in range(code_attempts.LIMIT_PER_USER + 2):
         assert browser_as.get("/device", {"user_code": grant.user_code}).status_code == 200
 
 
 def test_behind_a_trusted_proxy_the_forwarded_address_is_limited(settings, rf):
-    from accounts.device_views import client_address
+    from core.http import client_address
 
     request = rf.get("/device", HTTP_X_FORWARDED_FOR="198.51.100.1, 203.0.113.5", REMOTE_ADDR="10.0.0.2")
     assert client_address(request) == "10.0.0.2"

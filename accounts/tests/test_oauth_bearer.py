@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_device_grant_model
 
-from accounts import device
+from accounts import selectors, services
 from accounts.tasks import purge_expired_oauth
 from accounts.tests.device_flow import Bearer, authorize_device, device_token
 from core.errors import NotFound
@@ -116,7 +116,7 @@ def test_use_is_recorded_at_most_once_a_minute(client, alice):
 def test_devices_for_user_lists_only_the_viewers_live_tokens(client, alice, bob):
     device_token(client, alice)
     device_token(client, bob)
-    devices = device.devices_for_user(viewer=alice)
+    devices = selectors.device_list(viewer=alice)
     assert len(devices) == 1
     listed = devices[0]
     token = get_access_token_model().objects.get(user=alice)
@@ -126,25 +126,25 @@ def test_devices_for_user_lists_only_the_viewers_live_tokens(client, alice, bob)
     assert listed.last_used == token.updated and listed.expires == token.expires
 
     get_access_token_model().objects.filter(user=alice).update(expires=timezone.now() - timedelta(seconds=1))
-    assert device.devices_for_user(viewer=alice) == []
+    assert selectors.device_list(viewer=alice) == []
 
 
 def test_device_revoke_takes_effect_at_once_and_hides_others_devices(client, alice, bob):
     api = Bearer(device_token(client, alice))
     assert api.get("/v1/packets").status_code == 200
-    alices = device.devices_for_user(viewer=alice)[0]
+    alices = selectors.device_list(viewer=alice)[0]
 
     with pytest.raises(NotFound):
-        device.device_revoke(user=bob, device_id=alices.id)
+        services.device_revoke(actor=bob, device_id=alices.id)
     with pytest.raises(NotFound):
-        device.device_revoke(user=alice, device_id="not-an-id")
+        services.device_revoke(actor=alice, device_id="not-an-id")
     assert api.get("/v1/packets").status_code == 200
 
-    device.device_revoke(user=alice, device_id=alices.id)
+    services.device_revoke(actor=alice, device_id=alices.id)
     assert api.get("/v1/packets").status_code == 401
-    assert device.devices_for_user(viewer=alice) == []
+    assert selectors.device_list(viewer=alice) == []
     with pytest.raises(NotFound):
-        device.device_revoke(user=alice, device_id=alices.id)
+        services.device_revoke(actor=alice, device_id=alices.id)
 
 
 def test_purge_task_deletes_expired_grants_and_tokens_only(client, alice):

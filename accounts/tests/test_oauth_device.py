@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from oauth2_provider.models import get_access_token_model, get_application_model, get_device_grant_model
 
-from accounts import device
+from accounts import device_flow, services
 from accounts.tests.device_flow import (
     authorize_device,
     expire,
@@ -26,7 +26,7 @@ def started(client):
 
 def approve(device_code, user):
     grant = grant_of(device_code)
-    device.device_grant_decide(user=user, address="127.0.0.1", raw_code=grant.user_code, approve=True)
+    services.device_grant_decide(actor=user, address="127.0.0.1", raw_code=grant.user_code, approve=True)
 
 
 # --- the ltm-cli application -----------------------------------------------------------------
@@ -73,7 +73,7 @@ def test_user_codes_are_8_consonants_from_the_rfc_alphabet(client):
         assert set(code) <= set("BCDFGHJKLMNPQRSTVWXZ")
     assert len(set(codes)) == len(codes)
     # and the generator itself, over many draws: never a vowel, a digit or a look-alike
-    drawn = "".join(device.new_user_code() for _ in range(500))
+    drawn = "".join(device_flow.new_user_code() for _ in range(500))
     assert not set(drawn) & set("AEIOUY0123456789")
 
 
@@ -142,7 +142,7 @@ def test_polling_faster_than_the_interval_answers_slow_down_and_the_interval_gro
 
 def test_denied_grant_answers_access_denied(client, started, alice):
     grant = grant_of(started["device_code"])
-    device.device_grant_decide(user=alice, address="127.0.0.1", raw_code=grant.user_code, approve=False)
+    services.device_grant_decide(actor=alice, address="127.0.0.1", raw_code=grant.user_code, approve=False)
     response = poll(client, started["device_code"])
     assert response.status_code == 400
     assert response.json()["error"] == "access_denied"
@@ -227,5 +227,5 @@ def test_device_grant_redeem_claims_once():
         client_id="ltm-cli", device_code="dc", user_code="BCDFGHJK", status=model.AUTHORIZED,
         expires=timezone.now() + timedelta(minutes=5),
     )
-    assert device.device_grant_redeem(grant=grant) is True
-    assert device.device_grant_redeem(grant=grant) is False
+    assert services.device_grant_redeem(grant=grant) is True
+    assert services.device_grant_redeem(grant=grant) is False

@@ -79,15 +79,15 @@ def test_a_token_needs_a_name(alice):
 
 
 def test_tokens_page_lists_only_ones_own_tokens(alice, bob):
-    api_token_create(user=alice, name="alice-laptop")
-    api_token_create(user=bob, name="bob-laptop")
+    api_token_create(actor=alice, name="alice-laptop")
+    api_token_create(actor=bob, name="bob-laptop")
     body = signed_in(alice).get("/tokens").content.decode()
     assert "alice-laptop" in body and "bob-laptop" not in body
 
 
 def test_last_used_reads_just_now_within_a_minute_then_how_long_ago(alice):
-    fresh, _ = api_token_create(user=alice, name="fresh")
-    older, _ = api_token_create(user=alice, name="older")
+    fresh, _ = api_token_create(actor=alice, name="fresh")
+    older, _ = api_token_create(actor=alice, name="older")
     ApiToken.objects.filter(pk=fresh.pk).update(last_used_at=timezone.now() - timedelta(seconds=20))
     ApiToken.objects.filter(pk=older.pk).update(last_used_at=timezone.now() - timedelta(minutes=5, seconds=5))
     device_token(alice)
@@ -100,7 +100,7 @@ def test_last_used_reads_just_now_within_a_minute_then_how_long_ago(alice):
 
 
 def test_revoke_a_token_after_confirming_and_the_api_refuses_it_at_once(alice):
-    token, plaintext = api_token_create(user=alice, name="laptop")
+    token, plaintext = api_token_create(actor=alice, name="laptop")
     client = signed_in(alice)
 
     asked = client.post(f"/tokens/{token.pk}/revoke")
@@ -116,7 +116,7 @@ def test_revoke_a_token_after_confirming_and_the_api_refuses_it_at_once(alice):
 
 @pytest.mark.parametrize("data", [{}, {"confirmed": "yes"}])
 def test_revoking_someone_elses_token_is_404(alice, bob, data):
-    token, plaintext = api_token_create(user=bob, name="laptop")
+    token, plaintext = api_token_create(actor=bob, name="laptop")
     response = signed_in(alice).post(f"/tokens/{token.pk}/revoke", data)
     assert response.status_code == 404
     assert api_list(plaintext).status_code == 200
@@ -186,7 +186,7 @@ def test_display_name_is_at_most_80_characters(alice):
 
 
 def test_account_deletion_is_blocked_while_owning_teams_and_the_page_lists_them(alice):
-    team_create(owner=alice, name="core")
+    team_create(actor=alice, name="core")
     client = signed_in(alice)
 
     page = client.get("/account").content.decode()
@@ -199,10 +199,10 @@ def test_account_deletion_is_blocked_while_owning_teams_and_the_page_lists_them(
 
 
 def test_delete_the_account_takes_personal_packets_and_leaves_team_packets_with_the_team(alice, bob):
-    team = team_create(owner=bob, name="core")
+    team = team_create(actor=bob, name="core")
     Membership.objects.create(team=team, user=alice, role=Membership.MEMBER)
-    personal, _ = packet_push(user=alice, packet=packet_v02())
-    shared, _ = packet_push(user=alice, packet=packet_v02(), team=team)
+    personal, _ = packet_push(actor=alice, packet=packet_v02())
+    shared, _ = packet_push(actor=alice, packet=packet_v02(), team=team)
     client = signed_in(alice)
 
     asked = client.post("/account/delete")
@@ -262,9 +262,9 @@ def test_admin_cannot_add_packets_tokens_or_invites_but_can_list_and_change_them
     "Add" form could only make broken ones."""
     alice.is_staff = alice.is_superuser = True
     alice.save()
-    team = team_create(owner=bob, name="core")
-    packet, _ = packet_push(user=bob, packet=packet_v02())
-    token, _ = api_token_create(user=bob, name="laptop")
+    team = team_create(actor=bob, name="core")
+    packet, _ = packet_push(actor=bob, packet=packet_v02())
+    token, _ = api_token_create(actor=bob, name="laptop")
     invite, _ = invite_create(actor=bob, team=team)
     client = signed_in(alice)
 
@@ -286,7 +286,7 @@ def test_admin_cannot_add_teams_or_edit_memberships_so_a_team_keeps_one_owner(al
     by their services, and ownership moves by transfer."""
     alice.is_staff = alice.is_superuser = True
     alice.save()
-    team = team_create(owner=bob, name="core")
+    team = team_create(actor=bob, name="core")
     membership = team.memberships.get(user=bob)
     client = signed_in(alice)
 

@@ -37,7 +37,7 @@ def person(transactional_db):
     """A user with a personal API token: (user, token)."""
     def make(username):
         user, _ = user_upsert(username=username, password="correct-horse-battery")
-        return user, api_token_create(user=user, name="cli-test")[1]
+        return user, api_token_create(actor=user, name="cli-test")[1]
     return make
 
 
@@ -243,7 +243,7 @@ def test_device_flow_end_to_end(live_server, person, tmp_path, monkeypatch, caps
     """`ltm auth <host>`: the browser step is replaced by the hub's own approval service."""
     from urllib.parse import parse_qs, urlsplit
 
-    from accounts.device import device_grant_decide
+    from accounts.services import device_grant_decide
 
     import ltm.device
 
@@ -257,7 +257,7 @@ def test_device_flow_end_to_end(live_server, person, tmp_path, monkeypatch, caps
     def approve_in_the_hub(url):
         opened.append(url)
         code = next(iter(parse_qs(urlsplit(url).query).values()))[0]
-        device_grant_decide(user=alice, address="127.0.0.1", raw_code=code, approve=approve)
+        device_grant_decide(actor=alice, address="127.0.0.1", raw_code=code, approve=approve)
         return True
 
     monkeypatch.setattr(ltm.device, "open_browser", approve_in_the_hub)

@@ -129,7 +129,7 @@ def test_unknown_or_revoked_token_is_401(api, alice):
     assert unknown.get("/v1/packets").status_code == 401
     assert unknown.get("/v1/packets").json() == {"error": "invalid token"}
     token = alice.api_tokens.get()
-    api_token_revoke(user=alice, token_id=token.pk)
+    api_token_revoke(actor=alice, token_id=token.pk)
     assert api.get("/v1/packets").json() == {"error": "invalid token"}
 
 

@@ -11,7 +11,7 @@ from django.test import Client
 from ltm.packet import canonical_json
 from ltm.resume import render_resume
 from packets import services
-from packets.public_views import CONTENT_SECURITY_POLICY
+from packets.views import CONTENT_SECURITY_POLICY
 from packets.tests.factories import packet_v01, packet_v02
 
 pytestmark = pytest.mark.django_db
@@ -34,8 +34,8 @@ def rich_packet(**overrides) -> dict:
 
 def publish(user, packet: dict, team=None) -> str:
     """Push and publish `packet` as `user`; returns the path of its public page."""
-    services.packet_push(user=user, packet=packet, team=team)
-    return f"/p/{services.packet_publish(user=user, packet_id=packet['id']).public_slug}"
+    services.packet_push(actor=user, packet=packet, team=team)
+    return f"/p/{services.packet_publish(actor=user, packet_id=packet['id']).public_slug}"
 
 
 def text(response) -> str:
@@ -169,7 +169,7 @@ def test_the_json_variant_serves_the_packet_itself(alice):
 def test_the_page_reflects_a_re_push_of_the_packet(alice):
     packet = packet_v02(goal="First wording")
     path = publish(alice, packet)
-    services.packet_push(user=alice, packet={**packet, "goal": "Second wording"})
+    services.packet_push(actor=alice, packet={**packet, "goal": "Second wording"})
     page = text(Client().get(path))
     assert "Second wording" in page and "First wording" not in page
 
@@ -181,9 +181,9 @@ def test_a_dead_link_answers_404_saying_so(alice, how):
     if how == "unknown":
         path = "/p/AAAAAAAAAAAAAAAAAAAAAAAA"
     elif how == "unpublished":
-        services.packet_unpublish(user=alice, packet_id=packet["id"])
+        services.packet_unpublish(actor=alice, packet_id=packet["id"])
     else:
-        services.packet_delete(user=alice, packet_id=packet["id"])
+        services.packet_delete(actor=alice, packet_id=packet["id"])
 
     page = Client().get(path)
     assert page.status_code == 404
@@ -243,7 +243,7 @@ def test_the_chain_links_published_neighbours_of_the_same_author_only(alice, bob
     strangers_child = packet_v02(goal="A stranger's child", parent_id=parent["id"])
     parent_path = publish(alice, parent)
     child_path = publish(alice, child)
-    services.packet_push(user=alice, packet=hidden_child)
+    services.packet_push(actor=alice, packet=hidden_child)
     publish(bob, strangers_child)
 
     parent_page = text(Client().get(parent_path))
@@ -254,7 +254,7 @@ def test_the_chain_links_published_neighbours_of_the_same_author_only(alice, bob
     child_page = text(Client().get(child_path))
     assert f'<a href="{parent_path}">The parent</a>' in child_page
 
-    services.packet_unpublish(user=alice, packet_id=parent["id"])
+    services.packet_unpublish(actor=alice, packet_id=parent["id"])
     child_page = text(Client().get(child_path))
     assert "The parent" not in child_page
     assert parent["id"] in child_page  # the id stays, as in the packet, but links nowhere

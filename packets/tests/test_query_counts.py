@@ -56,7 +56,7 @@ def test_list_is_read_from_an_index_in_order_without_sorting(alice, scope):
     packets: the plan names the index and has no sort step."""
     from teams.services import team_create
 
-    team = team_create(owner=alice, name="plans") if scope == "team" else None
+    team = team_create(actor=alice, name="plans") if scope == "team" else None
     _seed(alice, 50, team=team)
     queryset = selectors.packet_list(viewer=alice, team=team, limit=50)
     with connection.cursor() as cursor:

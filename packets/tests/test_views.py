@@ -14,7 +14,7 @@ from teams.tests.factories import make_team
 
 
 def push(user, team=None, **fields):
-    packet, _ = packet_push(user=user, packet=packet_v02(**fields), team=team)
+    packet, _ = packet_push(actor=user, packet=packet_v02(**fields), team=team)
     return packet
 
 
@@ -311,7 +311,7 @@ def test_only_the_creator_moves_a_packet(alice, bob, team):
 
 
 def test_moving_into_a_team_one_is_not_in_is_refused(alice, carol):
-    team_create(owner=carol, name="elsewhere")
+    team_create(actor=carol, name="elsewhere")
     packet = push(alice)
     response = signed_in(alice).post(f"/packets/{packet.id}/move", {"to": "team:elsewhere"}, follow=True)
     packet.refresh_from_db()

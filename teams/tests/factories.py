@@ -6,7 +6,7 @@ from teams.services import invite_create, team_create
 
 def make_team(owner, name="alpha", members=()):
     """A team owned by `owner` with `members` added as plain members."""
-    team = team_create(owner=owner, name=name)
+    team = team_create(actor=owner, name=name)
     for user in members:
         Membership.objects.create(team=team, user=user, role=Membership.MEMBER)
     return team

@@ -79,7 +79,7 @@ def test_a_member_sees_they_are_in_already(alice, invite):
 
 def test_a_used_link_says_so_with_410(client, carol, invite):
     _, code = invite
-    invite_accept(code=code, user=carol)
+    invite_accept(code=code, actor=carol)
     response = client.get(f"/v1/invites/{code}")
     assert response.status_code == 410
     assert "This invite link was already used" in response.content.decode()
@@ -88,7 +88,7 @@ def test_a_used_link_says_so_with_410(client, carol, invite):
 
 def test_the_person_who_used_it_gets_a_way_to_their_team(carol, invite):
     _, code = invite
-    invite_accept(code=code, user=carol)
+    invite_accept(code=code, actor=carol)
     response = signed_in(carol).get(f"/v1/invites/{code}")
     assert response.status_code == 410
     assert 'href="/teams/alpha"' in response.content.decode()
@@ -98,7 +98,7 @@ def test_joining_with_a_link_used_meanwhile_says_it_was_used(carol, make_user, i
     _, code = invite
     browser = signed_in(carol)
     browser.get(f"/v1/invites/{code}")
-    invite_accept(code=code, user=make_user("dave"))
+    invite_accept(code=code, actor=make_user("dave"))
     response = browser.post(f"/v1/invites/{code}")
     assert response.status_code == 410
     assert "already used" in response.content.decode()
@@ -173,7 +173,7 @@ def test_closed_sign_up_needs_a_usable_invite(client, settings, carol, invite, k
     _, code = invite
     next_path = {"unknown": "/v1/invites/" + "f" * 48, "used": f"/v1/invites/{code}", "not-an-invite": "/teams"}[kind]
     if kind == "used":
-        invite_accept(code=code, user=carol)
+        invite_accept(code=code, actor=carol)
     response = client.post("/accounts/signup/", {**SIGNUP, "next": next_path})
     assert "closed" in response.content.decode().lower()
     assert not User.objects.filter(username="erin").exists()

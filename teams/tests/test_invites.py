@@ -193,7 +193,7 @@ def test_an_invalid_bearer_counts_as_no_bearer(api_with_token, carol, make_token
     token = "ltm_not-a-token-of-this-hub"
     if kind == "revoked":
         token = make_token(carol)
-        api_token_revoke(user=carol, token_id=ApiToken.objects.get(user=carol).id)
+        api_token_revoke(actor=carol, token_id=ApiToken.objects.get(user=carol).id)
     _, code = make_invite(alpha)
 
     response = api_with_token(token).post(f"/v1/invites/{code}/accept", {})

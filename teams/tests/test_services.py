@@ -30,9 +30,9 @@ def test_transfer_makes_the_member_owner_and_the_old_owner_a_member(alice, bob, 
     assert Team.objects.get(pk=alpha.pk).owner == bob
     assert roles(alpha) == {"alice": "member", "bob": "owner"}
     # The old owner may now leave; the new one may not.
-    services.team_leave(user=alice, team=alpha)
+    services.team_leave(actor=alice, team=alpha)
     with pytest.raises(BadRequest):
-        services.team_leave(user=bob, team=alpha)
+        services.team_leave(actor=bob, team=alpha)
 
 
 def test_only_the_owner_transfers(alice, bob, alpha):
@@ -51,7 +51,7 @@ def test_a_non_member_actor_gets_404_from_every_service(carol, bob, alpha):
     calls = [
         lambda: services.team_delete(actor=carol, team=alpha),
         lambda: services.membership_remove(actor=carol, team=alpha, user_id=bob.id),
-        lambda: services.team_leave(user=carol, team=alpha),
+        lambda: services.team_leave(actor=carol, team=alpha),
         lambda: services.team_transfer(actor=carol, team=alpha, new_owner_id=carol.id),
         lambda: services.invite_create(actor=carol, team=alpha),
         lambda: services.invite_revoke(actor=carol, team=alpha, invite_id="x"),
@@ -63,7 +63,7 @@ def test_a_non_member_actor_gets_404_from_every_service(carol, bob, alpha):
 
 
 def test_the_creator_of_a_team_is_its_owner_member(carol):
-    team = services.team_create(owner=carol, name="solo")
+    team = services.team_create(actor=carol, name="solo")
     assert team.owner == carol
     assert roles(team) == {"carol": "owner"}
 

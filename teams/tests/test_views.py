@@ -28,7 +28,7 @@ def is_member(user, team) -> bool:
 
 
 def test_team_list_shows_the_viewers_teams_only(alice, carol, team):
-    team_create(owner=carol, name="carols-secret-team")
+    team_create(actor=carol, name="carols-secret-team")
     body = signed_in(alice).get("/teams").content.decode()
     assert 'href="/teams/core"' in body
     assert "carols-secret-team" not in body
@@ -217,7 +217,7 @@ def test_delete_needs_the_teams_name_typed(alice, team):
 
 
 def test_owner_deletes_the_team_and_its_packets(alice, team):
-    packet, _ = packet_push(user=alice, packet=packet_v02(), team=team)
+    packet, _ = packet_push(actor=alice, packet=packet_v02(), team=team)
     response = signed_in(alice).post("/teams/core/delete", {"confirm_name": "core"})
     assert response.status_code == 302 and response["Location"] == "/teams"
     assert not Team.objects.filter(name="core").exists()
@@ -233,7 +233,7 @@ def test_a_member_cannot_delete_the_team(bob, team):
 def test_every_cell_of_the_team_pages_tables_has_its_label_for_narrow_screens(alice, team):
     """On a phone the column headings are hidden; each cell names its column (data-label)."""
     invite_create(actor=alice, team=team)
-    api_token_create(user=alice, name="laptop")
+    api_token_create(actor=alice, name="laptop")
     client = signed_in(alice)
     for path in (f"/teams/{team.name}", "/teams", "/tokens"):
         body = client.get(path).content.decode()

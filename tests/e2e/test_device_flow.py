@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from accounts.device import format_user_code
+from accounts.device_flow import format_user_code
 from accounts.tests.device_flow import DEVICE_GRANT, ensure_cli_application, expire, let_interval_pass
 from packets.tests.factories import packet_v02
 

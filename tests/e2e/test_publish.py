@@ -14,8 +14,8 @@ CLIPBOARD = ["clipboard-read", "clipboard-write"]
 
 
 def publish(user, packet: dict) -> str:
-    services.packet_push(user=user, packet=packet)
-    return f"/p/{services.packet_publish(user=user, packet_id=packet['id']).public_slug}"
+    services.packet_push(actor=user, packet=packet)
+    return f"/p/{services.packet_publish(actor=user, packet_id=packet['id']).public_slug}"
 
 
 def watch(page) -> dict:

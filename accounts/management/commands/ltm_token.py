@@ -15,5 +15,5 @@ class Command(BaseCommand):
         user = User.objects.filter(username=username).first()
         if user is None:
             raise CommandError(f"no user {username!r}; create it with: manage.py ltm_user {username}")
-        _, plaintext = api_token_create(user=user, name=name)
+        _, plaintext = api_token_create(actor=user, name=name)
         self.stdout.write(plaintext)

@@ -1,24 +1,26 @@
-"""The allauth adapter: the hub's hooks into sign-up and sign-in."""
+"""The allauth adapter: team invites reach into sign-up.
+
+LTM_SIGNUP_OPEN=0 closes self-service sign-up (a private hub). Someone holding a usable team
+invite may still sign up from its page (the sign-up's `next` is the invite), as they could with
+`ltm join`. The adapter lives with teams because that exception is about invites.
+"""
 
 import re
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
 
+from teams.selectors import invite_get_for_page
+
 INVITE_PATH = re.compile(r"^/v1/invites/([^/?#]+)$")
 
 
 class AccountAdapter(DefaultAccountAdapter):
     def is_open_for_signup(self, request) -> bool:
-        """LTM_SIGNUP_OPEN=0 closes self-service sign-up (a private hub). Someone holding a
-        usable team invite may still sign up from its page (the sign-up's `next` is the invite),
-        as they could with `ltm join`."""
         return settings.LTM_SIGNUP_OPEN or _next_is_usable_invite(request)
 
 
 def _next_is_usable_invite(request) -> bool:
-    from teams.selectors import invite_get_for_page  # teams imports accounts: import late
-
     next_url = request.POST.get("next") or request.GET.get("next") or ""
     match = INVITE_PATH.match(next_url)
     if match is None:

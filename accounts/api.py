@@ -1,0 +1,98 @@
+"""The endpoints clients call about people: OAuth's device flow (/oauth, section 6 of the
+protocol) and the claim link of an account made by `ltm join` (/v1/account/claim-link)."""
+
+import json
+
+from django.db import transaction
+from django.http import JsonResponse
+from oauth2_provider import views as dot_views
+from oauth2_provider.models import get_application_model
+from oauth2_provider.scopes import get_scopes_backend
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts import services
+from accounts.device_flow import ALREADY_REDEEMED
+from accounts.oauth import FormTolerantOAuthLibCore, HubDeviceServer
+from core.api import http_status, rfc3339
+from core.errors import HubError
+from core.links import external_url
+
+DEVICE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code"
+NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
+
+
+def _oauth_error(error: str, description: str, status: int = 400) -> JsonResponse:
+    return JsonResponse({"error": error, "error_description": description}, status=status, headers=NO_STORE)
+
+
+class PostOnly:
+    """The client only POSTs to these endpoints; any other method gets an OAuth-style JSON error
+    (Django's default 405 is an empty HTML page)."""
+
+    def http_method_not_allowed(self, request, *args, **kwargs):
+        response = _oauth_error("invalid_request", f"method {request.method} not allowed; use POST", 405)
+        response["Allow"] = "POST"
+        return response
+
+
+class DeviceAuthorizationView(PostOnly, dot_views.DeviceAuthorizationView):
+    """POST /oauth/authorize_device"""
+
+    server_class = HubDeviceServer
+    oauthlib_backend_class = FormTolerantOAuthLibCore
+
+    def post(self, request, *args, **kwargs):
+        client_id = request.POST.get("client_id", "")
+        if client_id and not get_application_model().objects.filter(client_id=client_id).exists():
+            # oauthlib says invalid_request here; RFC 6749 section 5.2 says invalid_client.
+            return _oauth_error("invalid_client", "unknown client_id", status=401)
+        requested = request.POST.get("scope", "").split()
+        known = set(get_scopes_backend().get_all_scopes())
+        if not set(requested) <= known:
+            return _oauth_error("invalid_scope", f"scope must be among: {' '.join(sorted(known))}")
+        response = super().post(request, *args, **kwargs)
+        if response.status_code != 200:
+            return response
+        body = json.loads(response.content)
+        for field in ("verification_uri", "verification_uri_complete"):
+            if body.get(field, "").startswith("/"):
+                body[field] = external_url(request, body[field])
+        return JsonResponse(body, headers=NO_STORE)
+
+
+class TokenView(PostOnly, dot_views.TokenView):
+    """POST /oauth/token; the device grant's polling answers come from
+    accounts.services.device_grant_poll."""
+
+    oauthlib_backend_class = FormTolerantOAuthLibCore
+
+    def post(self, request, *args, **kwargs):
+        if request.POST.get("grant_type") == DEVICE_GRANT_TYPE:
+            return self.device_flow_token_response(request, request.POST.get("device_code", ""))
+        return super().post(request, *args, **kwargs)
+
+    def device_flow_token_response(self, request, device_code, *args, **kwargs):
+        try:
+            grant = services.device_grant_poll(device_code=device_code, client_id=request.POST.get("client_id", ""))
+        except HubError as error:
+            return _oauth_error(error.code, error.message, http_status(error))
+        with transaction.atomic():
+            if not services.device_grant_redeem(grant=grant):
+                return _oauth_error("invalid_grant", ALREADY_REDEEMED)
+            _url, headers, body, status = self.create_token_response(request)
+            if status != 200:
+                transaction.set_rollback(True)  # the grant stays redeemable
+        response = JsonResponse(json.loads(body), status=status, headers=NO_STORE)
+        for key, value in headers.items():
+            response[key] = value
+        return response
+
+
+class ClaimLinkApi(APIView):
+    """POST /v1/account/claim-link (bearer) → 201 {"url", "expires_at"}."""
+
+    def post(self, request):
+        code, expires_at = services.claim_code_create(actor=request.user)
+        url = external_url(request, f"/claim/{code}")
+        return Response({"url": url, "expires_at": rfc3339(expires_at)}, status=201)

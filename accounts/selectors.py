@@ -1,0 +1,115 @@
+"""Reads about people: their tokens, their signed-in devices, device grants and claim links."""
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.core import signing
+from django.utils import timezone
+from oauth2_provider.models import get_access_token_model, get_application_model, get_device_grant_model
+
+from accounts import code_attempts
+from accounts.device_flow import REDEEMED, is_well_formed_user_code, normalize_user_code
+from accounts.models import ApiToken, User
+from core.errors import BadRequest, Gone
+
+
+@dataclass(frozen=True)
+class Device:
+    """One signed-in client: an unexpired OAuth access token of the viewer."""
+
+    id: str
+    application_name: str
+    scopes: tuple
+    created: datetime
+    last_used: datetime
+    expires: datetime
+
+
+def device_list(*, viewer) -> list[Device]:
+    """The viewer's active OAuth access tokens, newest first. `last_used` is refreshed at most
+    once a minute (see accounts.services.oauth_token_touch)."""
+    tokens = (
+        get_access_token_model()
+        .objects.filter(user=viewer, expires__gt=timezone.now())
+        .select_related("application")
+        .order_by("-created")
+    )
+    return [
+        Device(
+            id=str(token.pk),
+            application_name=token.application.name if token.application else "unknown client",
+            scopes=tuple(token.scope.split()),
+            created=token.created,
+            last_used=token.updated,
+            expires=token.expires,
+        )
+        for token in tokens
+    ]
+
+
+def api_token_list(*, viewer):
+    return viewer.api_tokens.all()
+
+
+def api_token_get(*, viewer, token_id) -> ApiToken | None:
+    return viewer.api_tokens.filter(pk=token_id).first()
+
+
+# The verification page
+
+
+def device_grant_problem(grant) -> str | None:
+    """Why a person cannot decide on this grant (None: they can)."""
+    if grant is None:
+        return "We don't know this code. Check it against the one your terminal shows."
+    if grant.status in (grant.DENIED, grant.AUTHORIZED, REDEEMED):
+        return "This code has already been used. Run `ltm auth` again to get a new one."
+    if grant.status == grant.EXPIRED or grant.expires <= timezone.now():
+        return "This code has expired (codes last 10 minutes). Run `ltm auth` again to get a new one."
+    return None
+
+
+def device_grant_find(*, viewer, address: str, raw_code: str):
+    """The pending grant for what the person typed; BadRequest (or TooManyRequests past the limit
+    of wrong entries) otherwise. A wrong entry counts against the viewer and the address."""
+    code_attempts.refuse_when_over_limit(user=viewer, address=address)
+    code = normalize_user_code(raw_code)
+    grant = get_device_grant_model().objects.filter(user_code=code).first() if is_well_formed_user_code(code) else None
+    problem = device_grant_problem(grant)
+    if problem:
+        code_attempts.record_miss(user=viewer, address=address)
+        raise BadRequest(problem)
+    return grant
+
+
+def device_grant_application(*, grant):
+    return get_application_model().objects.filter(client_id=grant.client_id).first()
+
+
+# Claim links (see accounts.services.claim_code_create)
+
+CLAIM_SALT = "accounts.claim"
+CLAIM_GONE = "this sign-in link has expired or was already used; ask the ltm client for a new one"
+
+
+def password_fingerprint(user) -> str:
+    """Changes whenever the password does: what makes a claim link single use."""
+    return hashlib.sha256(user.password.encode("utf-8")).hexdigest()[:20]
+
+
+def claim_code_user(*, code: str, lock: bool = False) -> User:
+    """The user a still-valid claim code names (Gone otherwise). With `lock`, the row is locked so
+    two submissions of one link cannot both succeed."""
+    try:
+        payload = signing.loads(code, salt=CLAIM_SALT)
+        user_id, fingerprint, expires = payload["u"], payload["f"], int(payload["e"])
+    except (signing.BadSignature, KeyError, TypeError, ValueError):  # tampered or not a code at all
+        raise Gone(CLAIM_GONE) from None
+    if timezone.now().timestamp() >= expires:
+        raise Gone(CLAIM_GONE)
+    users = User.objects.select_for_update() if lock else User.objects
+    user = users.filter(pk=user_id, is_active=True).first()
+    if user is None or user.has_usable_password() or password_fingerprint(user) != fingerprint:
+        raise Gone(CLAIM_GONE)
+    return user
