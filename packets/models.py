@@ -25,7 +25,7 @@ class Packet(models.Model):
     tags = models.CharField(max_length=600, blank=True, help_text="Space-separated, padded: ' a b '.")
     body = models.TextField(help_text="Canonical JSON of the packet.")
     pushed_at = models.DateTimeField(auto_now=True)
-    # Publishing (issue 5): the random slug of the public page, set only while published. A new
+    # Publishing: the random slug of the public page, set only while published. A new
     # slug is minted on each publish after an unpublish, so a leaked old link stays dead.
     public_slug = models.CharField(max_length=64, unique=True, null=True, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)

@@ -63,7 +63,7 @@ def packet_search(
     return packets.order_by("-created_at", "-id")
 
 
-# Public pages (issue 5): the viewer is anyone holding the link, so being published is the scope.
+# Public pages: the viewer is anyone holding the link, so being published is the scope.
 
 
 def packet_get_published(*, slug: str) -> Packet:
@@ -94,7 +94,7 @@ def packet_published_children(*, packet: Packet) -> list[Packet]:
     return list(children.order_by("created_at", "id").only("id", "goal", "public_slug", "created_at"))
 
 
-# The dashboard's packet page (issue 6).
+# The dashboard's packet page.
 
 
 def packet_viewer_rights(*, viewer, packet: Packet) -> dict:
