@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
+from accounts import services
 from accounts.models import ApiToken, User
 from core.admin import NoAddMixin
 
@@ -14,6 +15,16 @@ class HubUserAdmin(UserAdmin):
     list_display = ("username", "email", "display", "is_active", "is_staff", "date_joined")
     fieldsets = UserAdmin.fieldsets + (("ltm", {"fields": ("display",)}),)
     actions = ["deactivate"]
+
+    # Deleting goes through the service, like the person's own "Delete account": what must outlive
+    # the account (the packets they pushed to teams) moves first. Team owners stay undeletable
+    # (Team.owner is PROTECT; the admin's confirmation page says so).
+    def delete_model(self, request, obj):
+        services.user_delete(actor=obj)
+
+    def delete_queryset(self, request, queryset):
+        for user in queryset:
+            services.user_delete(actor=user)
 
     @admin.action(description="Deactivate the selected users (they can no longer sign in or use tokens)")
     def deactivate(self, request, queryset):
