@@ -52,7 +52,7 @@ def _worker_environment() -> dict[str, str]:
 def test_purge_runs_on_a_real_worker(alice, monkeypatch):
     _needs_services()
     # The test settings run tasks eagerly; this task must go through the broker to the worker.
-    monkeypatch.setattr(purge_expired_oauth.app.conf, "task_always_eager", False)
+    monkeypatch.setitem(purge_expired_oauth.app.conf, "task_always_eager", False)
     ensure_cli_application()
     Grant = get_device_grant_model()
     past = timezone.now() - timedelta(minutes=1)
