@@ -1,11 +1,12 @@
 # The hub's image: the same code runs as web (gunicorn), worker and beat (celery).
 FROM python:3.11-slim
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_SETTINGS_MODULE=hub.settings.production
 WORKDIR /app
 COPY requirements.txt ./
 COPY cli ./cli
 RUN pip install --no-cache-dir -r requirements.txt
 COPY . .
-RUN DEBUG=0 SECRET_KEY=build-only python manage.py collectstatic --noinput
+# The production settings require these; collectstatic needs no real ones.
+RUN SECRET_KEY=build-only ALLOWED_HOSTS=build-only python manage.py collectstatic --noinput
 EXPOSE 8000
 CMD ["gunicorn", "hub.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]

@@ -20,11 +20,12 @@ run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
+# Celery's entry point (hub/celery.py) defaults to the production settings; here it is development.
 worker: install
-	$(VENV)/bin/celery -A hub worker --loglevel=info
+	DJANGO_SETTINGS_MODULE=hub.settings.local $(VENV)/bin/celery -A hub worker --loglevel=info
 
 beat: install
-	$(VENV)/bin/celery -A hub beat --loglevel=info
+	DJANGO_SETTINGS_MODULE=hub.settings.local $(VENV)/bin/celery -A hub beat --loglevel=info
 
 test: install
 	$(PY) -m pytest $(PYTEST_ARGS)

@@ -59,11 +59,6 @@ def anon_api():
 def _cache_of_its_own(settings):
     """Rate limits and other cached state must not leak from one test to the next. Each test gets
     a fresh key prefix rather than a cleared cache: with Redis (CI), clearing would flush the whole
-    database, which is also the Celery broker and may be shared with another run."""
+    database, which is also the Celery broker and may be shared with another run. A fixture, not a
+    line in hub/settings/test.py: settings are read once per run, the prefix changes per test."""
     settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
-
-
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    """Full-strength password hashing costs about a second per sign-up; tests don't need it."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -39,7 +39,6 @@ def setup_database(packet_count: int) -> tuple[str, str]:
     """Migrate, create the bench user and its token, seed packets. Returns (token, a packet id)."""
     import django
 
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hub.settings")
     django.setup()
     from django.core.management import call_command
 
@@ -113,8 +112,11 @@ def main():
     args = parser.parse_args()
 
     scratch = tempfile.mkdtemp(prefix="ltm-bench-")
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{scratch}/bench.sqlite3")
+    # What a deployment runs (gunicorn's hub.wsgi reads the same variables): production settings.
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hub.settings.production")
+    os.environ.setdefault("SECRET_KEY", "bench-only")
     os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1")
+    os.environ.setdefault("DATABASE_URL", f"sqlite:///{scratch}/bench.sqlite3")
     token, pull_id = setup_database(args.packets)
     database = os.environ["DATABASE_URL"].split("://")[0]
 
@@ -122,7 +124,7 @@ def main():
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "hub.wsgi:application", "--bind", f"127.0.0.1:{port}",
          "--workers", str(args.workers), "--log-level", "warning"],
-        cwd=ROOT, env={**os.environ, "DEBUG": "0", "SECRET_KEY": os.environ.get("SECRET_KEY", "bench-only")},
+        cwd=ROOT,
     )
     try:
         wait_until_up(port)

@@ -4,7 +4,7 @@ import os
 
 from celery import Celery
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hub.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hub.settings.production")
 
 app = Celery("hub")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -2,5 +2,5 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hub.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hub.settings.production")
 application = get_wsgi_application()

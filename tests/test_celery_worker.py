@@ -1,5 +1,6 @@
 """The background work runs on a real Celery worker, started as operators start it
-(`celery -A hub worker`), with Redis as the broker and the same database as the web process."""
+(`celery -A hub worker`, production settings), with Redis as the broker and the same database as
+the web process."""
 
 import os
 import subprocess
@@ -39,9 +40,19 @@ def _database_url_of_tests() -> str:
     return f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
+def _worker_environment() -> dict[str, str]:
+    """The production settings, as a deployed worker has them, on the test database."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "hub.settings.production", "SECRET_KEY": "worker-test",
+           "ALLOWED_HOSTS": "localhost", "DATABASE_URL": _database_url_of_tests()}
+    env.pop("DEBUG", None)  # production refuses to start with DEBUG on
+    return env
+
+
 @pytest.mark.django_db(transaction=True)
-def test_purge_runs_on_a_real_worker(alice):
+def test_purge_runs_on_a_real_worker(alice, monkeypatch):
     _needs_services()
+    # The test settings run tasks eagerly; this task must go through the broker to the worker.
+    monkeypatch.setitem(purge_expired_oauth.app.conf, "task_always_eager", False)
     ensure_cli_application()
     Grant = get_device_grant_model()
     past = timezone.now() - timedelta(minutes=1)
@@ -54,7 +65,7 @@ def test_purge_runs_on_a_real_worker(alice):
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "hub", "worker", "--pool", "solo", "--queues", queue,
          "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel", "warning"],
-        cwd=ROOT, env={**os.environ, "DATABASE_URL": _database_url_of_tests()},
+        cwd=ROOT, env=_worker_environment(),
     )
     try:
         result = purge_expired_oauth.apply_async(queue=queue)

@@ -1,6 +1,6 @@
 """The CLI against the real hub, started by pytest-django's live_server.
 
-Run from the repository root (its pytest.ini sets DJANGO_SETTINGS_MODULE=hub.settings).
+Run from the repository root (its pytest.ini sets DJANGO_SETTINGS_MODULE=hub.settings.test).
 """
 
 import json

@@ -67,16 +67,15 @@ def test_the_url_uses_the_configured_external_url(api_as, alice, alpha, settings
 
 
 def settings_with_env(monkeypatch, **env):
-    """hub/settings.py evaluated afresh with these environment variables (Django's own settings
-    object is left alone)."""
+    """hub/settings/base.py evaluated afresh with these environment variables (Django's own
+    settings object is left alone)."""
     import importlib.util
 
-    import hub.settings
+    import hub.settings.base
 
-    monkeypatch.setenv("DEBUG", "1")  # no SECRET_KEY needed to evaluate the file
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    spec = importlib.util.spec_from_file_location("settings_probe", hub.settings.__file__)
+    spec = importlib.util.spec_from_file_location("settings_probe", hub.settings.base.__file__)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -1,55 +1,40 @@
-"""Settings of the ltm hub, read from the environment with development defaults.
+"""Settings shared by every environment, read from the environment with django-environ.
 
-Unset, everything runs on one laptop: SQLite in the project folder, local-memory cache, Celery
-tasks run eagerly in the web process. Production sets DATABASE_URL (PostgreSQL), REDIS_URL
-(cache and Celery broker), SECRET_KEY, DEBUG=0, ALLOWED_HOSTS and LTM_EXTERNAL_URL.
+local.py (manage.py), test.py (pytest) and production.py (wsgi, asgi, Celery, Docker) build on
+this module and set what differs: DEBUG, SECRET_KEY, password hashing, secure cookies. Unset,
+the shared variables describe one laptop: SQLite in the project folder, local-memory cache,
+Celery tasks run eagerly in the web process, console mail.
 """
 
-import os
 from pathlib import Path
 
-import dj_database_url
-from django.core.exceptions import ImproperlyConfigured
+import environ
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
+env = environ.Env()
 
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None or value == "":
-        return default
-    return value.strip().lower() in ("1", "true", "yes", "on")
+# Only local.py turns it on.
+DEBUG = False
 
-
-def env_list(name: str, default: str) -> list[str]:
-    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
-
-
-DEBUG = env_bool("DEBUG", True)
-
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
-
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else "")
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+# Production requires ALLOWED_HOSTS; elsewhere the hub answers on the loopback names.
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 # The public base URL of the hub (invite links, publish pages, device-flow verification URI).
 # Empty: built from the request (and from a trusted proxy's forwarded headers, see below).
-LTM_EXTERNAL_URL = os.environ.get("LTM_EXTERNAL_URL", "").rstrip("/")
+LTM_EXTERNAL_URL = env("LTM_EXTERNAL_URL", default="").rstrip("/")
 
 # Behind a reverse proxy that sets X-Forwarded-Proto / X-Forwarded-Host, set
 # LTM_TRUST_PROXY_HEADERS=1 so that links the hub builds use the public scheme and host.
-LTM_TRUST_PROXY_HEADERS = env_bool("LTM_TRUST_PROXY_HEADERS", False)
+LTM_TRUST_PROXY_HEADERS = env.bool("LTM_TRUST_PROXY_HEADERS", default=False)
 if LTM_TRUST_PROXY_HEADERS:
     USE_X_FORWARDED_HOST = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # Publish pages: LTM_PUBLISH_NOINDEX=1 asks search engines not to index them (a robots meta tag
 # and an X-Robots-Tag header). Off by default: a published page is meant to be shared.
-LTM_PUBLISH_NOINDEX = env_bool("LTM_PUBLISH_NOINDEX", False)
+LTM_PUBLISH_NOINDEX = env.bool("LTM_PUBLISH_NOINDEX", default=False)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -63,7 +48,6 @@ INSTALLED_APPS = [
     "oauth2_provider",
     "allauth",
     "allauth.account",
-    "django_htmx",
     "core",
     "accounts",
     "teams",
@@ -82,7 +66,6 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
-    "django_htmx.middleware.HtmxMiddleware",
 ]
 
 ROOT_URLCONF = "hub.urls"
@@ -106,11 +89,11 @@ TEMPLATES = [
 # Database: SQLite in the project folder unless DATABASE_URL names another (PostgreSQL via
 # psycopg 3 in production and CI).
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
-    )
+    "default": {
+        **env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+        "CONN_MAX_AGE": env.int("DB_CONN_MAX_AGE", default=60),
+        "CONN_HEALTH_CHECKS": True,
+    }
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several web processes on one SQLite file: WAL lets readers run beside a writer, IMMEDIATE
@@ -124,11 +107,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Redis, when set, is both the cache (rate limits, shared by every web process) and the Celery
 # broker. Unset: local-memory cache and tasks run eagerly, in-process.
-REDIS_URL = os.environ.get("REDIS_URL", "")
-if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
-else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+REDIS_URL = env("REDIS_URL", default="")
+CACHES = {"default": env.cache_url_config(REDIS_URL or "locmemcache://")}
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
@@ -166,11 +146,7 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"
-        if not DEBUG
-        else "django.contrib.staticfiles.storage.StaticFilesStorage"
-    },
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 
 REST_FRAMEWORK = {
@@ -185,18 +161,21 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
 }
 
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
-# Production mail (sign-up verification, password reset): EMAIL_HOST set means SMTP, unless
-# EMAIL_BACKEND names another backend explicitly.
-EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
-if EMAIL_HOST and "EMAIL_BACKEND" not in os.environ:
-    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
-EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
-EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
-EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "ltm hub <noreply@localhost>")
+# Mail (sign-up verification, password reset) goes to the console until EMAIL_HOST names an SMTP
+# server; EMAIL_BACKEND names another backend explicitly.
+EMAIL_HOST = env("EMAIL_HOST", default="")
+EMAIL_BACKEND = env(
+    "EMAIL_BACKEND",
+    default="django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_PORT = env.int("EMAIL_PORT", default=587)
+EMAIL_HOST_USER = env("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=True)
+EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="ltm hub <noreply@localhost>")
 
 # Accounts (django-allauth): sign in with username or email; sign-up asks both. Verification is
 # "optional" by default so that a person who signs up in the middle of `ltm auth` comes straight
@@ -204,18 +183,18 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "ltm hub <noreply@loca
 ACCOUNT_ADAPTER = "teams.adapter.AccountAdapter"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
-ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "optional")
+ACCOUNT_EMAIL_VERIFICATION = env("ACCOUNT_EMAIL_VERIFICATION", default="optional")
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_LOGIN_ON_PASSWORD_RESET = True
 # LTM_SIGNUP_OPEN=0 closes sign-up (people then join through team invites or ltm_user).
-LTM_SIGNUP_OPEN = env_bool("LTM_SIGNUP_OPEN", True)
+LTM_SIGNUP_OPEN = env.bool("LTM_SIGNUP_OPEN", default=True)
 
 # OAuth (django-oauth-toolkit) for the device flow of the `ltm` client (see accounts/oauth.py).
 # Tokens issued to `ltm-cli` live this long: the client never refreshes, so in practice they last
 # until the person revokes them on the dashboard.
-LTM_CLI_TOKEN_LIFETIME_DAYS = int(os.environ.get("LTM_CLI_TOKEN_LIFETIME_DAYS", "3650"))
+LTM_CLI_TOKEN_LIFETIME_DAYS = env.int("LTM_CLI_TOKEN_LIFETIME_DAYS", default=3650)
 OAUTH2_PROVIDER = {
     "SCOPES": {
         "read": "read your packets, teams and team members",
@@ -231,14 +210,9 @@ OAUTH2_PROVIDER = {
     "REFRESH_TOKEN_GRACE_PERIOD_SECONDS": 0,
 }
 
-if not DEBUG:
-    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
-    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
-    SECURE_CONTENT_TYPE_NOSNIFF = True
-
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
 }

@@ -1,0 +1,11 @@
+"""Development on one machine: manage.py (`make run`) and `make worker`/`make beat` use these.
+
+Unset, the shared variables of base.py give SQLite in the project folder, console mail, a
+local-memory cache and eager Celery tasks; REDIS_URL and DATABASE_URL switch to the services.
+"""
+
+from .base import *  # noqa: F403
+from .base import env
+
+DEBUG = env.bool("DEBUG", default=True)
+SECRET_KEY = env("SECRET_KEY", default="dev-only-insecure-key-do-not-use-in-production")

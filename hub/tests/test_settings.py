@@ -1,0 +1,122 @@
+"""Each settings module imported in a fresh process with an environment of our choosing (the test
+process's own settings are already loaded and hold the test run's variables)."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = """
+import json
+import django
+from django.conf import settings
+django.setup()
+db = settings.DATABASES["default"]
+print(json.dumps({
+    "DEBUG": settings.DEBUG,
+    "ALLOWED_HOSTS": settings.ALLOWED_HOSTS,
+    "SESSION_COOKIE_SECURE": settings.SESSION_COOKIE_SECURE,
+    "CSRF_COOKIE_SECURE": settings.CSRF_COOKIE_SECURE,
+    "PASSWORD_HASHERS": settings.PASSWORD_HASHERS,
+    "CELERY_TASK_ALWAYS_EAGER": settings.CELERY_TASK_ALWAYS_EAGER,
+    "EMAIL_BACKEND": settings.EMAIL_BACKEND,
+    "CACHE_BACKEND": settings.CACHES["default"]["BACKEND"],
+    "DB_ENGINE": db["ENGINE"],
+    "DB_NAME": str(db["NAME"]),
+    "DB_OPTIONS": db.get("OPTIONS", {}),
+    "CONN_MAX_AGE": db["CONN_MAX_AGE"],
+    "CONN_HEALTH_CHECKS": db["CONN_HEALTH_CHECKS"],
+}))
+"""
+
+PRODUCTION = {"SECRET_KEY": "a-real-secret", "ALLOWED_HOSTS": "hub.example.org"}
+
+
+def run_settings(module: str, **env: str) -> subprocess.CompletedProcess:
+    """Import `module` in a new interpreter whose environment holds only PATH and `env`."""
+    environment = {"PATH": os.environ.get("PATH", ""), "DJANGO_SETTINGS_MODULE": module, **env}
+    return subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=environment,
+                          capture_output=True, text=True, timeout=120)
+
+
+def loaded(module: str, **env: str) -> dict:
+    result = run_settings(module, **env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def refused(module: str, **env: str) -> str:
+    """The error that stopped `module` from loading."""
+    result = run_settings(module, **env)
+    assert result.returncode != 0, f"{module} loaded: {result.stdout}"
+    assert "django.core.exceptions.ImproperlyConfigured" in result.stderr, result.stderr
+    return result.stderr.strip().splitlines()[-1]
+
+
+def test_production_without_secret_key_refuses_to_start_naming_it():
+    assert "SECRET_KEY" in refused("hub.settings.production", ALLOWED_HOSTS="hub.example.org")
+    assert "SECRET_KEY" in refused("hub.settings.production", ALLOWED_HOSTS="hub.example.org", SECRET_KEY="")
+
+
+def test_production_without_allowed_hosts_refuses_to_start_naming_it():
+    assert "ALLOWED_HOSTS" in refused("hub.settings.production", SECRET_KEY="a-real-secret")
+    assert "ALLOWED_HOSTS" in refused("hub.settings.production", SECRET_KEY="a-real-secret", ALLOWED_HOSTS="")
+
+
+def test_production_refuses_to_start_with_debug_on_in_the_environment():
+    for value in ("1", "true", "yes"):
+        assert "DEBUG" in refused("hub.settings.production", DEBUG=value, **PRODUCTION)
+
+
+def test_production_with_debug_off_in_the_environment_starts_without_debug():
+    assert loaded("hub.settings.production", DEBUG="0", **PRODUCTION)["DEBUG"] is False
+
+
+def test_production_with_its_variables_runs_without_debug_and_with_secure_cookies():
+    settings = loaded("hub.settings.production", **PRODUCTION)
+    assert settings["DEBUG"] is False
+    assert settings["ALLOWED_HOSTS"] == ["hub.example.org"]
+    assert settings["SESSION_COOKIE_SECURE"] is True
+    assert settings["CSRF_COOKIE_SECURE"] is True
+
+
+def test_production_cookies_can_be_sent_over_plain_http_for_a_local_stack():
+    settings = loaded("hub.settings.production", SECURE_COOKIES="0", **PRODUCTION)
+    assert settings["SESSION_COOKIE_SECURE"] is False
+    assert settings["CSRF_COOKIE_SECURE"] is False
+
+
+def test_local_runs_with_debug_on_sqlite_console_mail_and_eager_tasks_by_default():
+    settings = loaded("hub.settings.local")
+    assert settings["DEBUG"] is True
+    assert settings["DB_ENGINE"] == "django.db.backends.sqlite3"
+    assert settings["DB_NAME"] == str(ROOT / "db.sqlite3")
+    assert settings["DB_OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+    assert "journal_mode=WAL" in settings["DB_OPTIONS"]["init_command"]
+    assert settings["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
+    assert settings["CACHE_BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert settings["CELERY_TASK_ALWAYS_EAGER"] is True
+
+
+def test_database_url_keeps_connections_with_health_checks():
+    url = "postgres://ltm:pw@db.example.org:5432/ltm"
+    settings = loaded("hub.settings.local", DATABASE_URL=url)
+    assert (settings["DB_ENGINE"], settings["DB_NAME"]) == ("django.db.backends.postgresql", "ltm")
+    assert (settings["CONN_MAX_AGE"], settings["CONN_HEALTH_CHECKS"]) == (60, True)
+    assert "transaction_mode" not in settings["DB_OPTIONS"]
+    assert loaded("hub.settings.local", DATABASE_URL=url, DB_CONN_MAX_AGE="0")["CONN_MAX_AGE"] == 0
+
+
+def test_redis_url_is_the_cache_and_the_broker():
+    settings = loaded("hub.settings.local", REDIS_URL="redis://127.0.0.1:6379/0")
+    assert settings["CACHE_BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert settings["CELERY_TASK_ALWAYS_EAGER"] is False
+
+
+def test_test_settings_use_the_fast_password_hasher_and_eager_tasks():
+    settings = loaded("hub.settings.test", REDIS_URL="redis://127.0.0.1:6379/0")
+    assert settings["PASSWORD_HASHERS"] == ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    assert settings["CELERY_TASK_ALWAYS_EAGER"] is True
