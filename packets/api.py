@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 from hub.api import rfc3339
 from hub.errors import BadRequest, LengthRequired
 from hub.parsers import NUL_MESSAGE, contains_nul
-from ltm.packet import MAX_PACKET_BYTES, PacketError, parse_packet
+from ltm.protocol.packet import MAX_PACKET_BYTES, PacketError, parse_packet
 from packets import selectors, services
 from packets.public_views import public_url
 from teams.selectors import team_get_for_member

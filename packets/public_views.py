@@ -18,7 +18,7 @@ from django.views.decorators.http import require_safe
 from hub.api import json_error
 from hub.errors import NotFound
 from hub.links import external_url
-from ltm.resume import render_resume
+from ltm.protocol.resume import render_resume
 from packets import selectors
 from packets.models import Packet
 

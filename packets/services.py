@@ -6,7 +6,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from hub.errors import Conflict, Forbidden, NotFound
-from ltm.packet import canonical_json, parse_timestamp
+from ltm.protocol.packet import canonical_json, parse_timestamp
 from packets.models import Packet
 from packets.selectors import packet_viewer_rights, packets_visible_to
 from teams.selectors import is_member

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from accounts.dashboard import Confirm, dashboard_action
 from hub.errors import NotFound
 from hub.links import hub_url
-from ltm.resume import render_resume
+from ltm.protocol.resume import render_resume
 from packets import selectors, services
 from packets.forms import PERSONAL, PacketFilterForm, scope_team_name, team_choice
 from packets.public_views import public_url
