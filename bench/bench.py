@@ -43,7 +43,7 @@ def setup_database(packet_count: int) -> tuple[str, str]:
     from django.core.management import call_command
 
     from accounts.services import api_token_create, user_upsert
-    from ltm.packet import canonical_json, example_packet
+    from ltm.protocol.packet import canonical_json, example_packet
     from packets.models import Packet
 
     call_command("migrate", verbosity=0)
@@ -129,7 +129,7 @@ def main():
     try:
         wait_until_up(port)
         auth = {"Authorization": f"Bearer {token}"}
-        from ltm.packet import example_packet
+        from ltm.protocol.packet import example_packet
 
         template = example_packet()
 

@@ -6,7 +6,7 @@ from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt
 
 from core.api import json_error
-from ltm.packet import LATEST_VERSION
+from ltm.protocol.packet import LATEST_VERSION
 
 
 @csrf_exempt  # no state to protect; a wrong method gets the JSON 405 below, not a CSRF page

@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 from core.api import rfc3339
 from core.errors import BadRequest, LengthRequired
 from core.parsers import NUL_MESSAGE, contains_nul
-from ltm.packet import MAX_PACKET_BYTES, PacketError, parse_packet
+from ltm.protocol.packet import MAX_PACKET_BYTES, PacketError, parse_packet
 from packets import selectors, services
 from teams.selectors import team_get_for_member
 

@@ -7,7 +7,7 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from core.errors import Conflict, Forbidden, NotFound
-from ltm.packet import canonical_json, parse_timestamp
+from ltm.protocol.packet import canonical_json, parse_timestamp
 from packets.models import Packet
 from packets.selectors import packet_viewer_rights, packets_visible_to
 from teams.models import Team

@@ -18,7 +18,7 @@ from core.api import json_error
 from core.dashboard import Confirm, dashboard_action
 from core.errors import NotFound
 from core.links import hub_url
-from ltm.resume import render_resume
+from ltm.protocol.resume import render_resume
 from packets import selectors, services
 from packets.forms import PERSONAL, PacketFilterForm, scope_team_name, team_choice
 from packets.models import Packet

@@ -1,7 +1,7 @@
 """A small client for the hub's wire API (protocol README, sections 3, 4 and 6), on urllib.
 
-Every failure becomes a HubError whose message a person can act on, usually ending with the
-command to run next.
+Every failure becomes a HubRequestError whose message a person can act on, usually ending with
+the command to run next.
 """
 
 from __future__ import annotations
@@ -13,19 +13,12 @@ import urllib.request
 from dataclasses import dataclass, field
 
 from . import __version__
+from .errors import HubRequestError
 
 USER_AGENT = f"ltm-hub-cli/{__version__} (python)"
 CLIENT_ID = "ltm-cli"
 DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
 INVITE_MARKER = "/v1/invites/"
-
-
-class HubError(Exception):
-    """A request that did not succeed. `status` is the HTTP status, or None without a response."""
-
-    def __init__(self, message: str, status: int | None = None):
-        super().__init__(message)
-        self.status = status
 
 
 @dataclass
@@ -91,16 +84,16 @@ class Hub:
         except (urllib.error.URLError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
             where = f" ({self.source})" if self.source else ""
-            raise HubError(
+            raise HubRequestError(
                 f"cannot reach {self.host} ({reason}); check the address {self.host}{where} "
                 f"and that the hub is running"
             ) from None
 
     def call(self, method: str, path: str, *, json_body=None, raw: bytes | None = None,
              auth: bool = True, expect: tuple[int, ...] = (200, 201, 204)) -> Response:
-        """A /v1 call: JSON in, JSON out, error bodies turned into HubError."""
+        """A /v1 call: JSON in, JSON out, error bodies turned into HubRequestError."""
         if auth and not self.token:
-            raise HubError(f"not signed in; run `ltm auth {self.host}` first")
+            raise HubRequestError(f"not signed in; run `ltm auth {self.host}` first")
         body, content_type = raw, "application/json" if raw is not None else None
         if json_body is not None:
             body, content_type = json.dumps(json_body).encode("utf-8"), "application/json"
@@ -109,22 +102,22 @@ class Hub:
             raise self._error(response)
         return response
 
-    def _error(self, response: Response) -> HubError:
+    def _error(self, response: Response) -> HubRequestError:
         data = response.json()
         message = data.get("error") if isinstance(data, dict) else None
         status = response.status
         if status == 401:
-            return HubError(f"token rejected by {self.host}; run `ltm auth {self.host}`", status)
+            return HubRequestError(f"token rejected by {self.host}; run `ltm auth {self.host}`", status)
         if message is None:
-            return HubError(f"unexpected answer from {self.host} (HTTP {status}); is this an ltm hub?", status)
+            return HubRequestError(f"unexpected answer from {self.host} (HTTP {status}); is this an ltm hub?", status)
         if status >= 500:
-            return HubError(f"the hub failed (HTTP {status}): {message}; try again later", status)
-        return HubError(message, status)
+            return HubRequestError(f"the hub failed (HTTP {status}): {message}; try again later", status)
+        return HubRequestError(message, status)
 
     def _data(self, response: Response):
         data = response.json()
         if data is None:
-            raise HubError(f"unexpected answer from {self.host}: the body is not JSON", response.status)
+            raise HubRequestError(f"unexpected answer from {self.host}: the body is not JSON", response.status)
         return data
 
     # --- wire API ---------------------------------------------------------------------
@@ -197,7 +190,7 @@ class Hub:
         data = response.json()
         if response.status != 200 or not isinstance(data, dict) or "device_code" not in data:
             detail = _oauth_detail(data) or f"HTTP {response.status}"
-            raise HubError(
+            raise HubRequestError(
                 f"{self.host} did not start a device sign-in ({detail}); if the hub has no device "
                 f"flow, create a token in its dashboard and run `ltm auth {self.host} <token>`",
                 response.status,
@@ -212,7 +205,7 @@ class Hub:
         )
         data = response.json()
         if not isinstance(data, dict):
-            raise HubError(f"unexpected answer from {self.host}/oauth/token (HTTP {response.status})")
+            raise HubRequestError(f"unexpected answer from {self.host}/oauth/token (HTTP {response.status})")
         return data
 
     def _form(self, path: str, fields: dict) -> Response:

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import tomli_w
 
+from .errors import ConfigError
+
 CREDENTIALS_FILE = "credentials"
 CONFIG_FILE = "config.toml"
 
@@ -27,10 +29,6 @@ DEFAULTS: dict[str, str | bool] = {
 KEYS = sorted(DEFAULTS)
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off", ""}
-
-
-class ConfigError(Exception):
-    """A config key or value a person typed wrong; the message says what would be right."""
 
 
 def config_dir() -> Path:

@@ -6,7 +6,8 @@ import sys
 import time
 import webbrowser
 
-from .client import Hub, HubError
+from .client import Hub
+from .errors import HubRequestError
 
 DEFAULT_INTERVAL = 5
 DEFAULT_EXPIRES_IN = 300
@@ -55,7 +56,7 @@ class Countdown:
 
 
 def device_flow(hub: Hub, *, stream=None, sleep=None, clock=None, browser=None) -> str:
-    """Run the whole flow and return the access token; HubError on denial, expiry or failure."""
+    """Run the whole flow and return the access token; HubRequestError on denial, expiry or failure."""
     # Looked up at call time, so tests can swap the clock and the browser.
     stream, sleep, clock = stream or sys.stderr, sleep or time.sleep, clock or time.monotonic
     browser = browser or open_browser
@@ -80,7 +81,7 @@ def device_flow(hub: Hub, *, stream=None, sleep=None, clock=None, browser=None) 
         while True:
             _wait(interval, countdown, sleep)
             if countdown.remaining() <= 0:
-                raise HubError(f"the code expired before it was approved; run `ltm auth {hub.host}` again")
+                raise HubRequestError(f"the code expired before it was approved; run `ltm auth {hub.host}` again")
             answer = hub.poll_token(grant["device_code"])
             if answer.get("access_token"):
                 return str(answer["access_token"])
@@ -90,7 +91,7 @@ def device_flow(hub: Hub, *, stream=None, sleep=None, clock=None, browser=None) 
             if error == "slow_down":
                 interval += SLOW_DOWN_STEP
                 continue
-            raise HubError(_failure(error, answer, hub.host))
+            raise HubRequestError(_failure(error, answer, hub.host))
     finally:
         countdown.clear()
 

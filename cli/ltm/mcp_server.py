@@ -1,9 +1,10 @@
 """`ltm mcp`: the ltm verbs as Model Context Protocol tools over stdio, for coding agents.
 
-Built on the official `mcp` SDK (MCPServer). Every call reads the stored credentials afresh, so
-an `ltm auth` in another terminal takes effect without restarting the agent. Failures come back
-as tool errors (is_error) whose text tells the agent what to fix; a rejected packet lists every
-schema error with its JSON path, so one more call can fix them all.
+The only module that imports the `mcp` SDK (the optional extra `ltm-hub-cli[mcp]`). Each tool
+parses its arguments, calls the verb and formats, as the command line does; every call reads the
+stored credentials afresh, so an `ltm auth` in another terminal takes effect without restarting
+the agent. Failures come back as tool errors (is_error) whose text tells the agent what to fix; a
+rejected packet lists every schema error with its JSON path, so one more call can fix them all.
 """
 
 from __future__ import annotations
@@ -14,18 +15,15 @@ from typing import Annotated, Any
 
 import anyio
 import mcp_types
-from mcp.server import MCPServer
+from mcp.server import MCPServer, Server
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.stdio import stdio_server
 from pydantic import Field
 
-from . import __version__, actions
-from .actions import ActionError, IdTaken, PacketRejected, RedactionRefused, fresh_example, new_ulid, utc_now
-from .cli import packet_summary, plural, whoami_json
-from .client import HubError, normalize_host
-from .config import configured_host
-from .packet import canonical_json
-from .resume import render_resume
+from . import __version__, verbs
+from .errors import IdTaken, LtmError, PacketRejected, RedactionRefused
+from .output import packet_summary, plural, to_json, whoami_json
+from .protocol.packet import canonical_json
 
 PACKET_SHAPE = """\
 The packet is one JSON object, an ltm Core Memory Packet v0.2, at most 32 KiB as JSON. Fields not \
@@ -65,128 +63,112 @@ TeamArg = Annotated[str | None, Field(description="Team name: act on that team's
                                                   "the person's own.")]
 IdArg = Annotated[str, Field(description="The packet id (its `id` field), as listed by `ls`.")]
 
-server = MCPServer(
-    "ltm",
-    version=__version__,
-    instructions=(
-        "Save the state of a coding session as an ltm packet and resume it later or elsewhere. "
-        "Call `example` to see a complete valid packet. Uses the person's `ltm auth` sign-in."
-    ),
-    log_level="WARNING",
+INSTRUCTIONS = (
+    "Save the state of a coding session as an ltm packet and resume it later or elsewhere. "
+    "Call `example` to see a complete valid packet. Uses the person's `ltm auth` sign-in."
 )
+
+# The tools, declared on the SDK's MCPServer for their argument schemas and validation; the
+# connection itself is served by a low-level Server (see `serve`).
+tools = MCPServer("ltm", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
 
 
 def _save_or_push(packet: dict, allow_unredacted: bool, team: str | None) -> str:
     if not isinstance(packet, dict):
         raise ToolError("`packet` must be a JSON object. " + PACKET_SHAPE)
-    packet = _with_defaults(packet)
-    raw = json.dumps(packet, ensure_ascii=False).encode("utf-8")
+    # Agents are poor at minting ULIDs and clocks: fill `id` and `created_at` when left out.
+    raw = json.dumps(verbs.with_defaults(packet), ensure_ascii=False).encode("utf-8")
     with _tool_errors():
-        actions.check_for_push(raw, allow_unredacted=allow_unredacted)
-        hub = actions.connect()
-        packet_id = actions.push(hub, raw, team=team)
-    return f"saved packet {packet_id} on {hub.host}" + (f" in team {team}" if team else "") + (
-        f". Resume it with the `resume` tool, id {packet_id!r}."
+        pushed = verbs.push(raw, team=team, allow_unredacted=allow_unredacted)
+    return f"saved packet {pushed.id} on {pushed.host}" + (f" in team {team}" if team else "") + (
+        f". Resume it with the `resume` tool, id {pushed.id!r}."
     )
 
 
-@server.tool(description="Save a packet (the state of this session) to the person's ltm hub. " + PACKET_SHAPE,
-             structured_output=False)
+@tools.tool(description="Save a packet (the state of this session) to the person's ltm hub. " + PACKET_SHAPE,
+            structured_output=False)
 def save(packet: PacketArg, allow_unredacted: AllowArg = False, team: TeamArg = None) -> str:
     return _save_or_push(packet, allow_unredacted, team)
 
 
-@server.tool(description="Push a packet to the person's ltm hub (the same as `save`). " + PACKET_SHAPE,
-             structured_output=False)
+@tools.tool(description="Push a packet to the person's ltm hub (the same as `save`). " + PACKET_SHAPE,
+            structured_output=False)
 def push(packet: PacketArg, allow_unredacted: AllowArg = False, team: TeamArg = None) -> str:
     return _save_or_push(packet, allow_unredacted, team)
 
 
-@server.tool(description="The resume block of a packet: markdown to read before continuing the work it "
-                         "describes. Locked decisions are settled; failed attempts are not to be retried "
-                         "without new information; start with its first action.",
-             structured_output=False)
+@tools.tool(description="The resume block of a packet: markdown to read before continuing the work it "
+                        "describes. Locked decisions are settled; failed attempts are not to be retried "
+                        "without new information; start with its first action.",
+            structured_output=False)
 def resume(id: IdArg) -> str:
     with _tool_errors():
-        hub = actions.connect()
-        packet, _ = actions.fetch_packet(hub, id)
-    return render_resume(packet)
+        return verbs.resume(id)
 
 
-@server.tool(description="List packets, newest first, as JSON [{id, created_at, goal}].",
-             structured_output=False)
+@tools.tool(description="List packets, newest first, as JSON [{id, created_at, goal}].",
+            structured_output=False)
 def ls(limit: Annotated[int | None, Field(description="How many, 1 to 500 (default 50).")] = None,
        team: TeamArg = None) -> str:
     with _tool_errors():
-        packets = actions.connect().list_packets(limit=limit, team=team)
-    return json.dumps(packets, indent=2, ensure_ascii=False)
+        return to_json(verbs.list_packets(limit=limit, team=team))
 
 
-@server.tool(description="A short summary of one packet, with its public URL when published.",
-             structured_output=False)
+@tools.tool(description="A short summary of one packet, with its public URL when published.",
+            structured_output=False)
 def show(id: IdArg) -> str:
     with _tool_errors():
-        hub = actions.connect()
-        packet, response = actions.fetch_packet(hub, id)
-    return packet_summary(packet, response.headers)
+        return packet_summary(*verbs.show(id))
 
 
-@server.tool(description="The full JSON of one packet.", structured_output=False)
+@tools.tool(description="The full JSON of one packet.", structured_output=False)
 def pull(id: IdArg) -> str:
     with _tool_errors():
-        hub = actions.connect()
-        packet, _ = actions.fetch_packet(hub, id)
-    return canonical_json(packet)
+        return canonical_json(verbs.pull(id))
 
 
-@server.tool(description="Delete a packet from the hub. Only when the person asked for it.",
-             structured_output=False)
+@tools.tool(description="Delete a packet from the hub. Only when the person asked for it.",
+            structured_output=False)
 def rm(id: IdArg) -> str:
     with _tool_errors():
-        hub = actions.connect()
-        actions.packet_call(hub.delete_packet, hub, id)
+        verbs.rm(id)
     return f"deleted {id}"
 
 
-@server.tool(description="Make a public, read-only web page of a packet (anyone with the link can read "
-                         "it). Only when the person asked for it. Returns the URL.",
-             structured_output=False)
+@tools.tool(description="Make a public, read-only web page of a packet (anyone with the link can read "
+                        "it). Only when the person asked for it. Returns the URL.",
+            structured_output=False)
 def publish(id: IdArg) -> str:
     with _tool_errors():
-        hub = actions.connect()
-        result = actions.packet_call(hub.publish, hub, id)
-    return str(result.get("public_url", ""))
+        return verbs.publish(id)
 
 
-@server.tool(description="Take a packet's public page down; the packet itself stays.", structured_output=False)
+@tools.tool(description="Take a packet's public page down; the packet itself stays.", structured_output=False)
 def unpublish(id: IdArg) -> str:
     with _tool_errors():
-        hub = actions.connect()
-        actions.packet_call(hub.unpublish, hub, id)
+        verbs.unpublish(id)
     return f"unpublished {id}"
 
 
-@server.tool(description="A complete, valid example packet (v0.2) to model a new packet on, with a fresh "
-                         "`id` and `created_at`.",
-             structured_output=False)
+@tools.tool(description="A complete, valid example packet (v0.2) to model a new packet on, with a fresh "
+                        "`id` and `created_at`.",
+            structured_output=False)
 def example() -> str:
-    return json.dumps(fresh_example(), indent=2, ensure_ascii=False)
+    return to_json(verbs.example())
 
 
-@server.tool(description="Which hub this server talks to and which token it uses, as JSON "
-                         '{"host", "token_hash8"} (the first 8 hex digits of sha256(token)); either is '
-                         "empty when not set: then ask the person to run `ltm auth <host>`.",
-             structured_output=False)
+@tools.tool(description="Which hub this server talks to and which token it uses, as JSON "
+                        '{"host", "token_hash8"} (the first 8 hex digits of sha256(token)); either is '
+                        "empty when not set: then ask the person to run `ltm auth <host>`.",
+            structured_output=False)
 def whoami() -> str:
-    return whoami_json()
+    return whoami_json(verbs.whoami())
 
 
-@server.tool(description="The URL of the hub's web dashboard, for the person to open.", structured_output=False)
+@tools.tool(description="The URL of the hub's web dashboard, for the person to open.", structured_output=False)
 def platform() -> str:
-    host = configured_host()
-    if not host:
-        raise ToolError("no hub configured: ask the person to run `ltm auth <host>` in a terminal")
-    return normalize_host(host) + "/"
+    with _tool_errors():
+        return verbs.dashboard_url()
 
 
 @contextmanager
@@ -210,47 +192,48 @@ def _tool_errors():
             f"packet id {error.packet_id} is already taken on the hub by someone else; leave `id` out "
             "(a fresh one is filled in) or use a new ULID, and call again"
         ) from None
-    except ActionError as error:
-        raise ToolError(_for_agent(error.report())) from None
-    except HubError as error:
-        raise ToolError(_for_agent(str(error))) from None
+    except LtmError as error:
+        # The agent cannot sign in for the person; it can only ask them to.
+        raise ToolError(error.report().replace("run `ltm", "ask the person to run `ltm")) from None
 
 
-def _for_agent(message: str) -> str:
-    # The agent cannot sign in for the person; it can only ask them to.
-    return message.replace("run `ltm", "ask the person to run `ltm")
+# --- serving over stdio ------------------------------------------------------------------------
+
+async def _list_tools(ctx, params) -> mcp_types.ListToolsResult:
+    return mcp_types.ListToolsResult(tools=await tools.list_tools())
 
 
-def _with_defaults(packet: dict) -> dict:
-    """Fill `id` and `created_at` when left out: agents are poor at minting ULIDs and clocks."""
-    filled = dict(packet)
-    filled.setdefault("id", new_ulid())
-    filled.setdefault("created_at", utc_now())
-    return filled
+async def _call_tool(ctx, params: mcp_types.CallToolRequestParams):
+    try:
+        return await tools.call_tool(params.name, params.arguments or {})
+    except ToolError as error:  # a failed call is a result the agent reads, not a protocol error
+        return mcp_types.CallToolResult(content=[mcp_types.TextContent(type="text", text=str(error))],
+                                        is_error=True)
+
+
+server = Server("ltm", version=__version__, instructions=INSTRUCTIONS,
+                on_list_tools=_list_tools, on_call_tool=_call_tool)
 
 
 def serve() -> None:
     anyio.run(_serve_stdio)
 
 
-# --- stdio, answering every request it received ---------------------------------------------
-#
 # At the end of stdin the SDK's dispatcher cancels the requests still in flight ("their callers
 # are gone"), so `printf '<initialize>\n<tools/list>\n<tools/call>\n' | ltm mcp` would answer only
-# some of them. We run the server as MCPServer.run("stdio") does, but hold the end of the input
-# back until every request already read has been answered (or cancelled by the client).
+# some of them. The streams handed to Server.run hold the end of the input back until every
+# request already read has been answered (or cancelled by the client).
 
 DRAIN_TIMEOUT = 120  # seconds a request read before the end of stdin gets to finish
 
 
 async def _serve_stdio() -> None:
-    lowlevel = server._lowlevel_server  # what MCPServer.run_stdio_async runs; no public accessor
     async with stdio_server() as (read_stream, write_stream):
         pending = _Pending()
-        await lowlevel.run(
+        await server.run(
             _DrainingReader(read_stream, pending),
             _AnswerWatcher(write_stream, pending),
-            lowlevel.create_initialization_options(),
+            server.create_initialization_options(),
         )
 
 

@@ -1,13 +1,8 @@
 """Shared fixtures of the CLI tests: a clean config folder and an in-process fake hub."""
 
-import os
-import sys
-
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))  # for fake_hub, with or without rootdir conftest
-
-from fake_hub import FakeHub  # noqa: E402
+from .fake_hub import FakeHub
 
 
 @pytest.fixture

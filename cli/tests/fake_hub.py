@@ -12,7 +12,7 @@ import urllib.parse
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from ltm.packet import PacketError, canonical_json, parse_packet
+from ltm.protocol.packet import PacketError, canonical_json, parse_packet
 
 
 @dataclass

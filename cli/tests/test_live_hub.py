@@ -25,9 +25,9 @@ except Exception as exc:  # ImportError, ImproperlyConfigured: no Django project
         allow_module_level=True,
     )
 
-from ltm.cli import main
-from ltm.packet import canonical_json, example_packet
-from ltm.resume import render_resume
+from ltm.main import main
+from ltm.protocol.packet import canonical_json, example_packet
+from ltm.protocol.resume import render_resume
 
 PACKET_ID = example_packet()["id"]
 

@@ -5,13 +5,14 @@ import io
 import json
 import re
 import stat
+import sys
 from datetime import datetime, timezone
 
 import pytest
 
-import ltm.cli
-from ltm.cli import main
-from ltm.packet import canonical_json, example_packet, packet_errors, parse_timestamp
+import ltm.clipboard
+from ltm.main import main
+from ltm.protocol.packet import canonical_json, example_packet, packet_errors, parse_timestamp
 
 
 def write_packet(tmp_path, packet, name="packet.json"):
@@ -242,8 +243,8 @@ def test_resume_with_an_id_prints_even_on_a_terminal(two_packets, monkeypatch, c
     """As the Go client: with an id the block goes to stdout; only --copy (or the picker) uses
     the clipboard."""
     copied = []
-    monkeypatch.setattr(ltm.cli.clipboard, "copy", lambda text: copied.append(text) or "xclip")
-    monkeypatch.setattr(ltm.cli.sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(ltm.clipboard, "copy", lambda text: copied.append(text) or "xclip")
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     capsys.readouterr()
     assert main(["resume", two_packets[1]["id"]]) == 0
     assert capsys.readouterr().out.startswith("# Resume from ltm packet")
@@ -266,7 +267,7 @@ def test_json_output_keeps_the_hubs_shape(hub, monkeypatch, capsys):
 
 def test_resume_copies_to_the_clipboard(two_packets, monkeypatch, capsys):
     copied = []
-    monkeypatch.setattr(ltm.cli.clipboard, "copy", lambda text: copied.append(text) or "xclip")
+    monkeypatch.setattr(ltm.clipboard, "copy", lambda text: copied.append(text) or "xclip")
     assert main(["resume", two_packets[1]["id"], "--copy"]) == 0
     captured = capsys.readouterr()
     assert captured.out == ""
@@ -275,7 +276,7 @@ def test_resume_copies_to_the_clipboard(two_packets, monkeypatch, capsys):
 
 
 def test_resume_without_clipboard_prints_and_says_so(two_packets, monkeypatch, capsys):
-    monkeypatch.setattr(ltm.cli.clipboard, "copy", lambda text: None)
+    monkeypatch.setattr(ltm.clipboard, "copy", lambda text: None)
     assert main(["resume", two_packets[1]["id"], "--copy"]) == 0
     captured = capsys.readouterr()
     assert "no clipboard tool found" in captured.err
@@ -283,7 +284,7 @@ def test_resume_without_clipboard_prints_and_says_so(two_packets, monkeypatch, c
 
 
 def test_resume_picker_reads_the_choice(two_packets, monkeypatch, hub, capsys):
-    monkeypatch.setattr(ltm.cli.clipboard, "copy", lambda text: None)
+    monkeypatch.setattr(ltm.clipboard, "copy", lambda text: None)
     pipe_stdin(monkeypatch, "2\n")
     assert main(["resume"]) == 0
     assert hub.last("GET", "/v1/packets?").path == "/v1/packets?limit=50"
@@ -682,7 +683,7 @@ def test_what_example_prints_can_be_pushed_by_everyone(hub, tmp_path, monkeypatc
 @pytest.mark.parametrize("verb", ["platform", "dashboard"])
 def test_platform_opens_the_dashboard(config_dir, monkeypatch, capsys, verb):
     opened = []
-    monkeypatch.setattr(ltm.cli.webbrowser, "open", lambda url: opened.append(url))
+    monkeypatch.setattr("webbrowser.open", lambda url: opened.append(url))
     monkeypatch.setenv("LTM_HUB_URL", "https://hub.example.com/")
     assert main([verb]) == 0
     assert capsys.readouterr().out == "https://hub.example.com/\n"

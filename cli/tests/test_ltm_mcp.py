@@ -10,8 +10,8 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import ltm
-from ltm.packet import example_packet, schema
-from ltm.resume import render_resume
+from ltm.protocol.packet import example_packet, schema
+from ltm.protocol.resume import render_resume
 
 from mcp import Client, StdioServerParameters
 

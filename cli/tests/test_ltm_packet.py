@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from ltm.packet import (
+from ltm.protocol.packet import (
     MAX_PACKET_BYTES,
     PacketError,
     canonical_json,

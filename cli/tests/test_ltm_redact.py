@@ -2,8 +2,8 @@
 
 import pytest
 
-from ltm.packet import example_packet
-from ltm.redact import CATEGORIES, scan_packet
+from ltm.protocol.packet import example_packet
+from ltm.protocol.redact import CATEGORIES, scan_packet
 
 # (category, text that must be reported, text that looks close but must not be)
 CASES = [

@@ -1,7 +1,7 @@
 """The resume block: section order of the contract, empty sections left out, v0.1 and v0.2."""
 
-from ltm.packet import example_packet
-from ltm.resume import render_resume
+from ltm.protocol.packet import example_packet
+from ltm.protocol.resume import render_resume
 
 ORDER = [
     "## Goal",

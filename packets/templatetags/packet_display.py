@@ -5,7 +5,7 @@ Only regroups and parses; every value stays the packet's own text, which the tem
 
 from django import template
 
-from ltm.packet import parse_timestamp
+from ltm.protocol.packet import parse_timestamp
 
 register = template.Library()
 

@@ -3,7 +3,7 @@
 import copy
 import itertools
 
-from ltm.packet import example_packet
+from ltm.protocol.packet import example_packet
 
 _counter = itertools.count(1)
 
@@ -31,7 +31,7 @@ def packet_v01(**overrides) -> dict:
 
 def seed_packets(owner, count) -> None:
     """`count` personal packets of `owner`, stored directly (quicker than pushing each one)."""
-    from ltm.packet import canonical_json
+    from ltm.protocol.packet import canonical_json
     from packets.models import Packet
 
     body = canonical_json(packet_v02())

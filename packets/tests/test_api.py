@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from ltm.packet import MAX_PACKET_BYTES
+from ltm.protocol.packet import MAX_PACKET_BYTES
 from packets.models import Packet
 from packets.tests.factories import packet_v01, packet_v02, seed_packets
 

@@ -8,8 +8,8 @@ import pytest
 from django.template.loader import render_to_string
 from django.test import Client
 
-from ltm.packet import canonical_json
-from ltm.resume import render_resume
+from ltm.protocol.packet import canonical_json
+from ltm.protocol.resume import render_resume
 from packets import services
 from packets.views import CONTENT_SECURITY_POLICY
 from packets.tests.factories import packet_v01, packet_v02

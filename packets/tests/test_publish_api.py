@@ -2,7 +2,7 @@
 
 import pytest
 
-from ltm.packet import parse_timestamp
+from ltm.protocol.packet import parse_timestamp
 from packets.tests.factories import packet_v02
 from teams.models import Membership, Team
 

@@ -4,7 +4,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from ltm.packet import canonical_json
+from ltm.protocol.packet import canonical_json
 from packets import selectors
 from packets.models import Packet
 from packets.tests.factories import packet_v02

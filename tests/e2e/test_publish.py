@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from ltm.resume import render_resume
+from ltm.protocol.resume import render_resume
 from packets import services
 from packets.tests.factories import packet_v02
 

@@ -38,7 +38,7 @@ class PacketError(ValueError):
 @lru_cache(maxsize=None)
 def schema(version: str) -> dict:
     """The JSON Schema of one supported ltm_version."""
-    text = resources.files("ltm.schema").joinpath(f"core-memory.v{version}.json").read_text("utf-8")
+    text = resources.files("ltm.protocol.schema").joinpath(f"core-memory.v{version}.json").read_text("utf-8")
     return json.loads(text)
 
 
@@ -49,7 +49,7 @@ def _validator(version: str) -> jsonschema.Draft202012Validator:
 
 def example_packet() -> dict:
     """The protocol's example v0.2 packet (what `ltm example` prints)."""
-    text = resources.files("ltm.schema").joinpath("example.v0.2.json").read_text("utf-8")
+    text = resources.files("ltm.protocol.schema").joinpath("example.v0.2.json").read_text("utf-8")
     return json.loads(text)
 
 
@@ -120,6 +120,11 @@ def parse_timestamp(value: str) -> datetime | None:
     except (ValueError, OverflowError):
         return None
     return moment
+
+
+def utc_now() -> str:
+    """The current time as RFC 3339 in UTC, to the second: 2026-04-22T09:30:00Z."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def canonical_json(packet: dict) -> str:

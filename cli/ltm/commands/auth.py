@@ -1,0 +1,34 @@
+"""`ltm auth [host [token]]` and `ltm auth whoami`."""
+
+from __future__ import annotations
+
+from .. import verbs
+from ..output import note, whoami_json
+
+
+def register(add) -> None:
+    auth = add("auth", cmd_auth, "sign in: `ltm auth [host]` (browser), `ltm auth <host> <token>`, `ltm auth whoami`")
+    auth.add_argument("host", nargs="?", help="hub URL (default: LTM_HUB_URL or the configured host), or `whoami`")
+    auth.add_argument("token", nargs="?", help="a token from the hub's dashboard, instead of the browser sign-in")
+
+
+def cmd_auth(args) -> int:
+    if args.host == "whoami" and args.token is None:
+        return cmd_whoami(args)
+    hub = verbs.sign_in_hub(args.host)
+    if args.token is None:
+        note(f"signing in to {hub.host}")
+    path = verbs.sign_in(hub, args.token)
+    note(f"signed in to {hub.host}; token stored in {path}")
+    overriding = verbs.overriding_host(hub.host)
+    if overriding:
+        note(f"note: LTM_HUB_URL={overriding} is set and takes precedence over the stored host")
+    return 0
+
+
+def cmd_whoami(args) -> int:
+    identity = verbs.whoami()
+    print(whoami_json(identity))
+    if not identity["token_hash8"]:  # still exit 0, as the Go client does; the note goes to stderr
+        note(f"not signed in; run `ltm auth {identity['host'] or '<host>'}`")
+    return 0

@@ -1,0 +1,166 @@
+"""The packet commands: push (save), ls, show, pull, rm, publish, unpublish, resume, example."""
+
+from __future__ import annotations
+
+import sys
+
+from .. import clipboard, verbs
+from ..config import load_config
+from ..errors import LtmError, UsageError
+from ..output import note, packet_summary, shorten, table, to_json, wants_json
+from ..protocol.packet import canonical_json
+
+PICKER_SIZE = 50
+
+
+def register(add) -> None:
+    for name, help in (("push", "send a packet to the hub"), ("save", "save a packet to the hub (same as push)")):
+        push = add(name, cmd_push, help)
+        push.add_argument("file", nargs="?", default="-", help="packet file, or - for stdin (default)")
+        push.add_argument("-t", "--team", help="push into this team instead of your personal packets")
+        push.add_argument("--allow-unredacted", action="store_true",
+                          help="push even when the redaction pre-flight finds secrets or machine paths")
+        push.add_argument("--lenient", action="store_true",
+                          help="skip the local schema validation (the hub still validates and may reject); "
+                               "`ltm config set lenient true` makes it the default")
+
+    ls = add("ls", cmd_ls, "list your packets, newest first")
+    ls.add_argument("--json", action="store_true", help="print JSON")
+    ls.add_argument("--limit", type=int, help="how many (the hub's default is 50, at most 500)")
+    ls.add_argument("-t", "--team", help="list this team's packets")
+
+    show = add("show", cmd_show, "show a packet")
+    show.add_argument("--json", action="store_true", help="print the packet JSON")
+    show.add_argument("id")
+
+    add("pull", cmd_pull, "print a packet's JSON").add_argument("id")
+    add("rm", cmd_rm, "delete a packet").add_argument("id")
+    add("publish", cmd_publish, "make a public read-only page for a packet").add_argument("id")
+    add("unpublish", cmd_unpublish, "take a packet's public page down").add_argument("id")
+
+    resume = add("resume", cmd_resume, "the resume block of a packet, for a new agent session")
+    resume.add_argument("id", nargs="?", help="packet id (default: pick from the 50 newest)")
+    copy = resume.add_mutually_exclusive_group()
+    copy.add_argument("--copy", dest="copy", action="store_true", default=None,
+                      help="copy to the clipboard (the default when no id is given: the picker)")
+    copy.add_argument("--no-copy", dest="copy", action="store_false", help="print to stdout")
+
+
+def register_example(add) -> None:
+    add("example", cmd_example, "print an example packet (with a fresh id and time, ready to push)")
+
+
+def cmd_push(args) -> int:
+    raw = _read_input(args.file)
+    lenient = args.lenient or load_config()["lenient"] is True
+    pushed = verbs.push(raw, team=args.team, lenient=lenient, allow_unredacted=args.allow_unredacted)
+    print(pushed.id)
+    where = f"team {args.team}" if args.team else "your packets"
+    note(f"pushed to {where} on {pushed.host}; resume it anywhere with `ltm resume {pushed.id}`")
+    return 0
+
+
+def cmd_ls(args) -> int:
+    packets = verbs.list_packets(limit=args.limit, team=args.team)
+    if wants_json(args.json):  # the hub's shape, as the Go client prints it: {"packets": [...]}
+        print(to_json({"packets": packets}))
+    elif not packets:
+        if args.team:
+            note(f"no packets in team {args.team} yet; push one with `ltm push <file> -t {args.team}`")
+        else:
+            note("no packets yet; push one with `ltm push <file>`")
+    else:
+        rows = [(p.get("id", ""), p.get("created_at", ""), shorten(p.get("goal", ""), 70)) for p in packets]
+        table(["ID", "CREATED", "GOAL"], rows)
+    return 0
+
+
+def cmd_show(args) -> int:
+    packet, headers = verbs.show(args.id)
+    if wants_json(args.json):
+        print(canonical_json(packet), end="")
+    else:
+        print(packet_summary(packet, headers))
+    return 0
+
+
+def cmd_pull(args) -> int:
+    print(canonical_json(verbs.pull(args.id)), end="")
+    return 0
+
+
+def cmd_rm(args) -> int:
+    verbs.rm(args.id)
+    note(f"deleted {args.id}")
+    return 0
+
+
+def cmd_publish(args) -> int:
+    print(verbs.publish(args.id))
+    note(f"published {args.id}; anyone with the link can read it. Undo with `ltm unpublish {args.id}`")
+    return 0
+
+
+def cmd_unpublish(args) -> int:
+    verbs.unpublish(args.id)
+    note(f"unpublished {args.id}; its public link no longer works")
+    return 0
+
+
+def cmd_resume(args) -> int:
+    packet_id = args.id or _pick_packet()
+    block = verbs.resume(packet_id)
+    # As the Go client: the picker's choice goes to the clipboard, a given id to stdout.
+    copy = args.copy if args.copy is not None else args.id is None
+    if copy:
+        tool = clipboard.copy(block)
+        if tool:
+            note(f"copied the resume block of {packet_id} to the clipboard ({tool}); paste it into your agent")
+            return 0
+        note("no clipboard tool found (pbcopy, wl-copy, xclip, xsel or clip.exe); printing the block instead")
+    print(block, end="")
+    return 0
+
+
+def _pick_packet() -> str:
+    """Number the newest packets on stderr and read the choice from stdin."""
+    packets = verbs.list_packets(limit=PICKER_SIZE)
+    if not packets:
+        raise LtmError(
+            "no personal packets to resume; push one with `ltm push <file>`, or resume a team's "
+            "packet by id (`ltm ls -t <team>`, then `ltm resume <id>`)"
+        )
+    for number, packet in enumerate(packets, 1):
+        note(f"{number:>3}  {packet.get('created_at', '')[:16]}  {shorten(packet.get('goal', ''), 60)}")
+    sys.stderr.write(f"resume which packet? [1-{len(packets)}] ")
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    if not line:  # end of input (a closed or empty pipe): nobody is there to choose
+        sys.stderr.write("\n")
+        raise LtmError("no packet chosen (end of input); pass the id instead: `ltm resume <id>` "
+                       "(`ltm ls` lists them)")
+    answer = line.strip()
+    if not answer:
+        raise LtmError("no packet chosen; run `ltm resume` again, or pass the id: `ltm resume <id>`")
+    if not answer.isdigit() or not 1 <= int(answer) <= len(packets):
+        raise UsageError(f"not a number from 1 to {len(packets)}: {answer!r}")
+    return str(packets[int(answer) - 1]["id"])
+
+
+def cmd_example(args) -> int:
+    # A fresh id and time: the protocol's fixed id is taken by whoever pushed it first on a hub.
+    print(to_json(verbs.example()))
+    return 0
+
+
+def _read_input(source: str) -> bytes:
+    if source == "-":
+        if sys.stdin.isatty():
+            raise UsageError("pass a packet file, or pipe one in: `ltm push packet.json` or `... | ltm push -`")
+        return sys.stdin.buffer.read()
+    try:
+        with open(source, "rb") as handle:
+            return handle.read()
+    except OSError as exc:
+        raise LtmError(f"cannot read {source}: {exc.strerror}") from None
+

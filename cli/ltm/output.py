@@ -1,0 +1,94 @@
+"""How results look: packet summaries, tables and JSON on stdout; notes and errors on stderr.
+
+Results a script may want go to stdout and everything else to stderr, so pipes stay clean.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from .config import load_config
+
+
+def note(message: str) -> None:
+    """Errors and notes go to stderr, so stdout stays clean for pipes."""
+    print(f"ltm: {message}", file=sys.stderr)
+
+
+def to_json(data) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def wants_json(flag: bool) -> bool:
+    """--json, or the config `output = "json"`."""
+    return flag or load_config()["output"] == "json"
+
+
+def whoami_json(identity: dict) -> str:
+    """What the Go client prints for `ltm auth whoami`: {"host", "token_hash8"}."""
+    return json.dumps(identity, indent=2)
+
+
+def packet_summary(packet: dict, headers: dict) -> str:
+    lines = [f"{packet['id']}  ltm {packet['ltm_version']}  {packet['created_at']}"]
+    if packet.get("parent_id"):
+        lines.append(f"continues  {packet['parent_id']}")
+    project = packet.get("project") or {}
+    if project:
+        lines.append(f"project    {project.get('name', '')} {project.get('ref', '')}".rstrip())
+    lines.append(f"goal       {packet['goal']}")
+    lines.append(f"next step  {packet['next_step']}")
+    decisions = packet.get("decisions") or []
+    locked = sum(1 for d in decisions if d.get("locked"))
+    counts = [
+        f"{plural(len(decisions), 'decision')} ({locked} locked)",
+        plural(len(packet.get("attempts") or []), "attempt"),
+        plural(len(packet.get("methods") or []), "method"),
+        plural(len(packet.get("open_questions") or []), "open question"),
+    ]
+    lines.append("contains   " + ", ".join(counts))
+    if packet.get("tags"):
+        lines.append(f"tags       {', '.join(packet['tags'])}")
+    published = header(headers, "X-LTM-Public-URL")
+    if published:
+        since = header(headers, "X-LTM-Published-At")
+        lines.append(f"published  {published}" + (f" (since {since})" if since else ""))
+    lines.append(f"\nresume it with `ltm resume {packet['id']}`")
+    return "\n".join(lines)
+
+
+def plural(count: int, word: str) -> str:
+    """`1 attempt`, `2 attempts`, `0 attempts`."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def header(headers: dict, name: str) -> str | None:
+    """A response header by name, whatever its case."""
+    for key, value in headers.items():
+        if key.lower() == name.lower():
+            return value
+    return None
+
+
+def table(head: list[str], rows: list[tuple]) -> None:
+    """Print rows under a header, each column as wide as its widest cell."""
+    widths = [max(len(str(cell)) for cell in column) for column in zip(head, *rows)]
+    for row in [head, *rows]:
+        print("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)).rstrip())
+
+
+def shorten(text: str, limit: int) -> str:
+    """One line of at most `limit` characters, cut with an ellipsis."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def silence_stdout() -> None:
+    """Point stdout at /dev/null, so a reader that left (`ltm ls | head`) gets no more writes."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass

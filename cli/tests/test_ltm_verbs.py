@@ -1,0 +1,105 @@
+"""The verbs the command line and the MCP server share, called directly against the fake hub."""
+
+import hashlib
+import json
+
+import pytest
+from ulid import ULID
+
+from ltm import verbs
+from ltm.errors import LtmError, PacketRejected, RedactionRefused
+from ltm.protocol.packet import example_packet, parse_timestamp
+
+
+def raw(packet) -> bytes:
+    return json.dumps(packet).encode("utf-8")
+
+
+def test_example_has_a_fresh_ulid_and_time_and_the_protocols_content():
+    first, second = verbs.example(), verbs.example()
+    assert first["id"] != second["id"] != example_packet()["id"]
+    assert str(ULID.from_str(first["id"])) == first["id"]
+    assert parse_timestamp(first["created_at"]) is not None
+    assert {**first, "id": None, "created_at": None} == {**example_packet(), "id": None, "created_at": None}
+
+
+def test_with_defaults_fills_only_what_is_missing():
+    given = {"id": "01HV00000000000000000000A1", "created_at": "2026-04-22T09:30:00Z", "goal": "g"}
+    assert verbs.with_defaults(given) == given
+    filled = verbs.with_defaults({"goal": "g"})
+    assert filled["goal"] == "g"
+    assert str(ULID.from_str(filled["id"])) == filled["id"]
+    assert parse_timestamp(filled["created_at"]) is not None
+
+
+def test_push_returns_the_host_and_the_id(hub):
+    packet = example_packet()
+    pushed = verbs.push(raw(packet))
+    assert (pushed.host, pushed.id) == (hub.url, packet["id"])
+    assert packet["id"] in hub.state.packets
+
+
+def test_push_of_an_invalid_packet_lists_every_error_and_sends_nothing(hub):
+    packet = {**example_packet(), "tags": ["Bad Tag"], "extra": 1}
+    with pytest.raises(PacketRejected) as rejected:
+        verbs.push(raw(packet))
+    assert any(detail.startswith("$.tags[0]") for detail in rejected.value.details)
+    assert any("extra" in detail for detail in rejected.value.details)
+    assert not [r for r in hub.state.requests if r.method == "POST"]
+
+
+def test_push_refuses_secrets_unless_allowed(hub):
+    packet = {**example_packet(), "goal": "deploy with AKIAIOSFODNN7EXAMPLE"}
+    with pytest.raises(RedactionRefused) as refused:
+        verbs.push(raw(packet))
+    assert refused.value.details == ["goal/aws-key: AKIAIOSFODNN7EXAMPLE"]
+    assert verbs.push(raw(packet), allow_unredacted=True).id == packet["id"]
+
+
+def test_hub_errors_split_only_before_a_json_path():
+    message = "$.goal: too long; $.tags[0]: no; packet is 40000 bytes; the maximum is 32768 (and 2 more)"
+    assert verbs.hub_errors(message) == [
+        "$.goal: too long",
+        "$.tags[0]: no; packet is 40000 bytes; the maximum is 32768",
+        "... and 2 more (push without --lenient to list every error)",
+    ]
+
+
+def test_pull_returns_the_packet_as_served_even_when_show_refuses_it(hub):
+    packet = example_packet()
+    verbs.push(raw(packet))
+    record = hub.state.packets[packet["id"]]
+    record["body"] = record["body"].replace('"goal"', '"server_field": 1, "goal"')
+    assert verbs.pull(packet["id"])["server_field"] == 1
+    with pytest.raises(LtmError, match="does not validate"):
+        verbs.show(packet["id"])
+
+
+def test_a_missing_packet_says_how_to_list_them(hub):
+    with pytest.raises(LtmError, match=r"packet 01HV0000000000000000000000 not found on .*`ltm ls`"):
+        verbs.resume("01HV0000000000000000000000")
+
+
+def test_a_missing_team_says_how_to_list_teams(hub):
+    with pytest.raises(LtmError, match=r"team 'nope' not found on .*`ltm teams ls`"):
+        verbs.team_members("nope")
+
+
+def test_connect_without_a_hub_or_a_token_says_what_to_run(config_dir, monkeypatch):
+    with pytest.raises(LtmError, match=r"no hub configured; run `ltm auth <host>`"):
+        verbs.connect()
+    monkeypatch.setenv("LTM_HUB_URL", "hub.example.com")
+    with pytest.raises(LtmError, match=r"not signed in; run `ltm auth https://hub.example.com`"):
+        verbs.connect()
+
+
+def test_whoami_and_dashboard_url(hub):
+    fingerprint = hashlib.sha256(b"tok-alice").hexdigest()[:8]
+    assert verbs.whoami() == {"host": hub.url, "token_hash8": fingerprint}
+    assert verbs.dashboard_url() == hub.url + "/"
+
+
+def test_whoami_and_dashboard_url_without_a_hub(config_dir):
+    assert verbs.whoami() == {"host": "", "token_hash8": ""}
+    with pytest.raises(LtmError, match="no hub configured"):
+        verbs.dashboard_url()
