@@ -77,31 +77,28 @@ def _author(provenance) -> str:
     return author
 
 
-def _decision(decision: dict) -> str:
-    lines = [f"- {_text(decision.get('what'), '  ')}"]
-    if decision.get("why"):
-        lines.append(f"  - Why: {_text(decision['why'], '    ')}")
-    if decision.get("consequences"):
-        lines.append(f"  - Consequences: {_text(decision['consequences'], '    ')}")
+def _item(first_line: str, item: dict, details: list[tuple[str, str]]) -> str:
+    """A list item and its sub-items: one `- Label: value` line per detail field that is set."""
+    lines = [first_line]
+    for label, field in details:
+        if item.get(field):
+            lines.append(f"  - {label}: {_text(item[field], '    ')}")
     return "\n".join(lines)
+
+
+def _decision(decision: dict) -> str:
+    return _item(
+        f"- {_text(decision.get('what'), '  ')}", decision, [("Why", "why"), ("Consequences", "consequences")]
+    )
 
 
 def _attempt(attempt: dict) -> str:
-    lines = [f"- [{_text(attempt.get('outcome'))}] {_text(attempt.get('tried'), '  ')}"]
-    if attempt.get("learned"):
-        lines.append(f"  - Learned: {_text(attempt['learned'], '    ')}")
-    if attempt.get("confidence"):
-        lines.append(f"  - Confidence: {_text(attempt['confidence'])}")
-    return "\n".join(lines)
+    first = f"- [{_text(attempt.get('outcome'))}] {_text(attempt.get('tried'), '  ')}"
+    return _item(first, attempt, [("Learned", "learned"), ("Confidence", "confidence")])
 
 
 def _method(method: dict) -> str:
-    lines = [f"- **{_text(method.get('name'))}**"]
-    if method.get("when_applicable"):
-        lines.append(f"  - When: {_text(method['when_applicable'], '    ')}")
-    if method.get("how"):
-        lines.append(f"  - How: {_text(method['how'], '    ')}")
-    return "\n".join(lines)
+    return _item(f"- **{_text(method.get('name'))}**", method, [("When", "when_applicable"), ("How", "how")])
 
 
 def _project(project) -> str:
