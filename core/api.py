@@ -47,8 +47,6 @@ def _message(exc, request) -> str:
     # The hub's own wording for what DRF words differently (the packets endpoint says the same).
     if isinstance(exc, exceptions.MethodNotAllowed):
         return f"method {request.method} not allowed"
-    if isinstance(exc, exceptions.ParseError) and str(exc.detail).startswith("JSON parse error - "):
-        return "invalid JSON: " + str(exc.detail).removeprefix("JSON parse error - ")
     for kind, message in _MESSAGES.items():
         if isinstance(exc, kind) and exc.detail == kind.default_detail:
             return message

@@ -9,8 +9,8 @@ from rest_framework.views import APIView
 
 from core.api import rfc3339
 from core.errors import BadRequest, LengthRequired
-from core.parsers import NUL_MESSAGE, contains_nul
-from ltm.protocol.packet import MAX_PACKET_BYTES, PacketError, parse_packet
+from core.parsers import read_json_body
+from ltm.protocol.packet import MAX_PACKET_BYTES, PacketError, validate_packet
 from packets import selectors, services
 from teams.selectors import team_get_for_member
 
@@ -45,12 +45,13 @@ def _read_packet(request) -> dict:
         raise BadRequest(f"invalid Content-Length header {declared[:20]!r}")
     if int(declared) > MAX_PACKET_BYTES:
         raise BadRequest(f"packet is {declared} bytes; the maximum is {MAX_PACKET_BYTES} bytes (32 KiB)")
+    packet = read_json_body(request.body)
+    if packet is None:
+        raise BadRequest("empty body: expected a packet as a JSON object")
     try:
-        packet = parse_packet(request.body)
+        validate_packet(packet)
     except PacketError as exc:
         raise BadRequest(str(exc)) from None
-    if contains_nul(packet):
-        raise BadRequest(f"{NUL_MESSAGE} in a packet")
     return packet
 
 

@@ -1,12 +1,14 @@
 """Changes to packets; each function is one transaction."""
 
+import re
 import secrets
+from datetime import UTC
 
 from django.db import IntegrityError, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from core.errors import Conflict, Forbidden, NotFound
+from core.errors import BadRequest, Conflict, Forbidden, NotFound
 from ltm.protocol.packet import canonical_json, parse_timestamp
 from packets.models import Packet
 from packets.selectors import packet_viewer_rights, packets_visible_to
@@ -18,7 +20,9 @@ def _columns(packet: dict) -> dict:
     """The stored columns of a validated packet."""
     return {
         "ltm_version": packet["ltm_version"],
-        "created_at": parse_timestamp(packet["created_at"]),
+        # The instant in UTC (PostgreSQL refuses offsets past ±15:59); the body keeps the
+        # packet's own text.
+        "created_at": parse_timestamp(packet["created_at"]).astimezone(UTC),
         "goal": packet["goal"],
         "next_step": packet["next_step"],
         "parent_id": packet.get("parent_id", ""),
@@ -26,6 +30,16 @@ def _columns(packet: dict) -> dict:
         "tags": " " + " ".join(packet.get("tags", [])) + " " if packet.get("tags") else "",
         "body": canonical_json(packet),
     }
+
+
+# Ids the hub's URLs can always address: letters, digits, "-" and "_" (ULIDs and UUIDs among
+# them), never starting with "-" (the client would read it as an option). The schema bounds the
+# length (10 to 64).
+PACKET_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+PACKET_ID_RULE = (
+    "a packet id is letters, digits, '-' and '_', starting with a letter or digit "
+    "(a ULID or a UUID works)"
+)
 
 
 @transaction.atomic
@@ -37,6 +51,8 @@ def packet_push(*, actor, packet: dict, team=None) -> tuple[Packet, bool]:
     without revealing anything about that packet.
     Returns (packet, created).
     """
+    if not PACKET_ID.fullmatch(packet["id"]):
+        raise BadRequest(f"{PACKET_ID_RULE}; got {packet['id'][:64]!r}")
     columns = _columns(packet)
     existing = Packet.objects.select_for_update().filter(pk=packet["id"]).first()
     if existing is None:

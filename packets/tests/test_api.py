@@ -229,7 +229,7 @@ def test_nul_in_packet_text_is_400_and_nothing_is_stored(api):
     packet = packet_v02(goal="before\u0000after")
     response = api.post("/v1/packets", packet)
     assert response.status_code == 400
-    assert response.json() == {"error": "NUL characters (\\u0000) are not allowed in a packet"}
+    assert response.json() == {"error": "NUL characters (\\u0000) are not allowed"}
     assert not Packet.objects.filter(pk=packet["id"]).exists()
 
 

@@ -205,7 +205,7 @@ def test_only_get_and_head_are_answered(alice):
 
 def test_every_text_field_holding_markup_is_shown_as_text(alice):
     packet = packet_v02(
-        id="<b>01INJECT</b>",
+        id="01INJECT0000000000001",
         parent_id="<i>01PARENTID</i>",
         goal=MARKUP,
         next_step=MARKUP,

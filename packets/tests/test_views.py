@@ -8,7 +8,7 @@ from django.test import Client
 from core.testing import signed_in
 from packets.models import Packet
 from packets.services import packet_push
-from packets.tests.factories import packet_v02
+from packets.tests.factories import packet_v02, store_directly
 from teams.services import team_create
 from teams.tests.factories import make_team
 
@@ -326,9 +326,9 @@ def test_move_needs_a_target(alice):
     assert json.loads(Packet.objects.get(pk=packet.id).body)["id"] == packet.id
 
 
-def test_an_id_holding_a_slash_is_listed_opened_and_deleted(alice):
-    """Ids are opaque (the API accepts "a/b"); the dashboard must link to and act on them too."""
-    push(alice, id="01SLASHED/PACKET/0001")
+def test_a_stored_id_holding_a_slash_is_listed_opened_and_deleted(alice):
+    """A packet stored before ids were restricted: the dashboard still links to and acts on it."""
+    store_directly(alice, packet_v02(id="01SLASHED/PACKET/0001"))
     client = signed_in(alice)
     listing = client.get("/")
     assert listing.status_code == 200

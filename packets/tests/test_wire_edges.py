@@ -9,7 +9,7 @@ from django.test import Client, RequestFactory
 
 from core.views import not_found
 from packets.models import Packet
-from packets.tests.factories import packet_v02, seed_packets
+from packets.tests.factories import packet_v02, seed_packets, store_directly
 
 pytestmark = pytest.mark.django_db
 
@@ -99,10 +99,37 @@ def test_head_of_a_packet_carries_the_headers_and_no_body(api):
     assert response["X-LTM-Public-URL"].startswith("http://testserver/p/")
 
 
-def test_an_id_holding_a_slash_works_on_every_endpoint(api, anon_api):
-    """The schema lets an id hold "/"; the client percent-encodes it and the server decodes it."""
+@pytest.mark.parametrize(
+    "packet_id",
+    [
+        "feature/login/0001",  # a "/" the URLs would split
+        "01JABCDEFGH/publish",  # would read as the publish route
+        "01JABCDEFGHK\n",  # listed but neither readable nor deletable
+        "01JABCDEFGHK.json",  # the dashboard's download route
+        "-01JABCDEFGHK",  # the client would read it as an option
+        "01JABCDEF GHK",
+        "01JABCDEF?GHK",
+        "01JABCDEF%2FGHK",
+    ],
+)
+def test_an_id_the_urls_cannot_address_is_refused_at_push_naming_the_rule(api, packet_id):
+    response = api.post("/v1/packets", packet_v02(id=packet_id))
+
+    assert response.status_code == 400
+    assert response.json()["error"].startswith("a packet id is letters, digits, '-' and '_'")
+    assert not Packet.objects.exists()
+
+
+@pytest.mark.parametrize("packet_id", ["01JC3Z8Q4M5N6P7R8S9T0V1W2X", "0f8fad5b-d9cb-469f-a165-70867728950e", "x_y-z_0123"])
+def test_ulids_uuids_and_other_safe_ids_are_pushed(api, packet_id):
+    assert api.post("/v1/packets", packet_v02(id=packet_id)).json() == {"id": packet_id}
+
+
+def test_a_stored_id_holding_a_slash_still_works_on_every_endpoint(api, alice):
+    """A packet stored before ids were restricted: the client percent-encodes the id and the
+    server decodes it."""
     packet = packet_v02(id="feature/login/0001")
-    assert api.post("/v1/packets", packet).json() == {"id": "feature/login/0001"}
+    store_directly(alice, packet)
     path = "/v1/packets/" + quote(packet["id"], safe="")
     assert json.loads(api.get(path).content) == packet
     published = api.post(path + "/publish")

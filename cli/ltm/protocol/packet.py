@@ -14,6 +14,8 @@ from importlib import resources
 
 import jsonschema
 
+from . import strict_json
+
 MAX_PACKET_BYTES = 32 * 1024
 SUPPORTED_VERSIONS = ("0.1", "0.2")
 LATEST_VERSION = "0.2"
@@ -53,10 +55,6 @@ def example_packet() -> dict:
     return json.loads(text)
 
 
-def _reject_constant(name: str):
-    raise PacketError([f"invalid JSON: {name} is not allowed"])
-
-
 def parse_packet(raw: bytes | str) -> dict:
     """Check size, encoding and JSON syntax, then validate. Returns the packet as a dict."""
     data = raw.encode("utf-8") if isinstance(raw, str) else raw
@@ -71,9 +69,11 @@ def parse_packet(raw: bytes | str) -> dict:
     if not text.strip():
         raise PacketError(["empty body: expected a packet as a JSON object"])
     try:
-        packet = json.loads(text, parse_constant=_reject_constant)
+        packet = strict_json.loads(text)
     except json.JSONDecodeError as exc:
         raise PacketError([f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"]) from None
+    except strict_json.JSONLimitError as exc:
+        raise PacketError([f"invalid JSON: {exc}"]) from None
     validate_packet(packet)
     return packet
 

@@ -1,0 +1,76 @@
+"""The protocol's JSON reader: json.loads with the limits a hub needs against hostile input.
+
+Python's json accepts things no packet needs and some that break whoever stores or re-encodes the
+value: NaN and Infinity, nesting deep enough to exhaust the interpreter's stack, integers past
+Python's 4,300-digit conversion limit, floats that overflow to infinity, and strings holding lone
+UTF-16 surrogates (`"\\ud800"`), which no UTF-8 encoder (PostgreSQL's, SQLite's, ours) accepts.
+Each is refused here with a message that says what was wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+MAX_DEPTH = 32  # a packet nests 3 levels deep; every body of the wire API fewer
+MAX_NUMBER_LENGTH = 100  # characters of one number literal
+
+
+class JSONLimitError(ValueError):
+    """Valid JSON syntax that the protocol still refuses; `str()` says why."""
+
+
+def _reject_constant(name: str):
+    raise JSONLimitError(f"{name} is not allowed")
+
+
+def _integer(literal: str) -> int:
+    if len(literal) > MAX_NUMBER_LENGTH:
+        raise JSONLimitError(f"a number has more than {MAX_NUMBER_LENGTH} digits")
+    return int(literal)
+
+
+def _float(literal: str) -> float:
+    if len(literal) > MAX_NUMBER_LENGTH:
+        raise JSONLimitError(f"a number has more than {MAX_NUMBER_LENGTH} digits")
+    value = float(literal)
+    if not math.isfinite(value):
+        raise JSONLimitError(f"the number {literal} is too large")
+    return value
+
+
+def loads(text: str):
+    """The decoded value of `text`; json.JSONDecodeError for bad syntax, JSONLimitError for
+    syntax that is valid but refused (see the module docstring)."""
+    try:
+        value = json.loads(text, parse_constant=_reject_constant, parse_int=_integer, parse_float=_float)
+    except RecursionError:
+        raise JSONLimitError(f"nested more than {MAX_DEPTH} levels deep") from None
+    _check_depth_and_strings(value)
+    return value
+
+
+def _check_depth_and_strings(value) -> None:
+    """Walk the value without recursion: refuse deep nesting and lone surrogates in any string
+    (keys included)."""
+    pending = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, str):
+            _check_string(item)
+        elif isinstance(item, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise JSONLimitError(f"nested more than {MAX_DEPTH} levels deep")
+            if isinstance(item, dict):
+                for key, member in item.items():
+                    _check_string(key)
+                    pending.append((member, depth + 1))
+            else:
+                pending.extend((member, depth + 1) for member in item)
+
+
+def _check_string(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise JSONLimitError("a string holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is not text") from None
