@@ -7,7 +7,7 @@ import pytest
 from oauth2_provider.models import get_access_token_model, get_application_model, get_device_grant_model
 
 from accounts import device_flow, services
-from accounts.tests.device_flow import (
+from accounts.testing import (
     authorize_device,
     expire,
     form_post,

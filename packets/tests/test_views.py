@@ -8,9 +8,9 @@ from django.test import Client
 from core.testing import signed_in
 from packets.models import Packet
 from packets.services import packet_push
-from packets.tests.factories import packet_v02
+from packets.testing import packet_v02
 from teams.services import team_create
-from teams.tests.factories import make_team
+from teams.testing import make_team
 
 
 def push(user, team=None, **fields):

@@ -6,7 +6,7 @@ import pytest
 from core.errors import BadRequest, Forbidden, NotFound
 from teams import services
 from teams.models import Membership, Team
-from teams.tests.factories import make_team
+from teams.testing import make_team
 
 pytestmark = pytest.mark.django_db
 
