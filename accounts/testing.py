@@ -7,7 +7,8 @@ from urllib.parse import urlencode
 
 from django.apps import apps
 from django.db.models import F
-from oauth2_provider.models import get_device_grant_model
+from django.utils import timezone
+from oauth2_provider.models import get_access_token_model, get_application_model, get_device_grant_model
 
 from accounts import services
 from accounts.models import User
@@ -82,3 +83,23 @@ def make_admin(user) -> User:
     user.is_staff = user.is_superuser = True
     user.save(update_fields=["is_staff", "is_superuser"])
     return user
+
+
+def make_grant(*, status=None, user_code="BCDFGHJK", device_code="device-code", client_id="ltm-cli", expires_in=None):
+    """A device grant of the `ltm-cli` client, stored directly (pending unless `status` says
+    otherwise; ten minutes to live unless `expires_in`)."""
+    model = get_device_grant_model()
+    return model.objects.create(
+        client_id=client_id, device_code=device_code, user_code=user_code,
+        status=status or model.AUTHORIZATION_PENDING,
+        expires=timezone.now() + (expires_in if expires_in is not None else timedelta(minutes=10)),
+    )
+
+
+def make_access_token(user, token="device-token-value", scope="read write"):
+    """A device's OAuth access token of `user` (as the device flow leaves it), stored directly."""
+    application = get_application_model().objects.get(client_id="ltm-cli")
+    return get_access_token_model().objects.create(
+        user=user, application=application, token=token, scope=scope,
+        expires=timezone.now() + timedelta(days=30),
+    )

@@ -9,10 +9,8 @@ import pytest
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_device_grant_model
 
-from accounts import selectors, services
 from accounts.tasks import purge_expired_oauth
 from accounts.testing import authorize_device, device_token
-from core.errors import NotFound
 from core.testing import ApiClient
 
 pytestmark = pytest.mark.django_db
@@ -41,40 +39,6 @@ def test_use_is_recorded_at_most_once_a_minute(client, alice):
     with mock.patch("django.utils.timezone.now", return_value=later):
         api.get("/v1/packets")
     assert get_access_token_model().objects.get().updated == later
-
-
-def test_devices_for_user_lists_only_the_viewers_live_tokens(client, alice, bob):
-    device_token(client, alice)
-    device_token(client, bob)
-    devices = selectors.device_list(viewer=alice)
-    assert len(devices) == 1
-    listed = devices[0]
-    token = get_access_token_model().objects.get(user=alice)
-    assert listed.id == str(token.pk)
-    assert listed.application_name == "ltm command-line client"
-    assert listed.scopes == ("read", "write")
-    assert listed.last_used == token.updated and listed.expires == token.expires
-
-    get_access_token_model().objects.filter(user=alice).update(expires=timezone.now() - timedelta(seconds=1))
-    assert selectors.device_list(viewer=alice) == []
-
-
-def test_device_revoke_takes_effect_at_once_and_hides_others_devices(client, alice, bob):
-    api = ApiClient(device_token(client, alice))
-    assert api.get("/v1/packets").status_code == 200
-    alices = selectors.device_list(viewer=alice)[0]
-
-    with pytest.raises(NotFound):
-        services.device_revoke(actor=bob, device_id=alices.id)
-    with pytest.raises(NotFound):
-        services.device_revoke(actor=alice, device_id="not-an-id")
-    assert api.get("/v1/packets").status_code == 200
-
-    services.device_revoke(actor=alice, device_id=alices.id)
-    assert api.get("/v1/packets").status_code == 401
-    assert selectors.device_list(viewer=alice) == []
-    with pytest.raises(NotFound):
-        services.device_revoke(actor=alice, device_id=alices.id)
 
 
 def test_purge_task_deletes_expired_grants_and_tokens_only(client, alice):

@@ -6,11 +6,11 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 from django.utils import timezone
-from oauth2_provider.models import get_access_token_model, get_application_model
+from oauth2_provider.models import get_access_token_model
 
-from accounts.models import ApiToken, User
+from accounts.models import ApiToken
 from accounts.services import api_token_create
-from accounts.testing import make_admin
+from accounts.testing import make_access_token, make_admin
 from core.testing import signed_in
 
 
@@ -86,7 +86,7 @@ def test_last_used_reads_just_now_within_a_minute_then_how_long_ago(alice):
     older, _ = api_token_create(actor=alice, name="older")
     ApiToken.objects.filter(pk=fresh.pk).update(last_used_at=timezone.now() - timedelta(seconds=20))
     ApiToken.objects.filter(pk=older.pk).update(last_used_at=timezone.now() - timedelta(minutes=5, seconds=5))
-    device_token(alice)
+    make_access_token(alice)
 
     body = signed_in(alice).get("/tokens").content.decode()
 
@@ -121,16 +121,8 @@ def test_revoking_someone_elses_token_is_404(alice, bob, data):
 # Devices
 
 
-def device_token(user, token="device-token-value"):
-    application = get_application_model().objects.get(client_id="ltm-cli")
-    return get_access_token_model().objects.create(
-        user=user, application=application, token=token, scope="read write",
-        expires=timezone.now() + timedelta(days=30),
-    )
-
-
 def test_devices_are_listed_and_revoked(alice):
-    device = device_token(alice)
+    device = make_access_token(alice)
     client = signed_in(alice)
     assert api_list("device-token-value").status_code == 200
 
@@ -150,7 +142,7 @@ def test_devices_are_listed_and_revoked(alice):
 
 @pytest.mark.parametrize("data", [{}, {"confirmed": "yes"}])
 def test_revoking_someone_elses_device_is_404(alice, bob, data):
-    device = device_token(bob)
+    device = make_access_token(bob)
     assert signed_in(alice).post(f"/devices/{device.pk}/revoke", data).status_code == 404
     assert signed_in(alice).post("/devices/not-a-number/revoke", data).status_code == 404
     assert get_access_token_model().objects.filter(pk=device.pk).exists()
@@ -227,7 +219,7 @@ def test_admin_is_branded_and_names_the_two_account_sections_apart(alice):
 
 
 def test_device_revoke_question_shows_the_command_as_code(alice):
-    device = device_token(alice)
+    device = make_access_token(alice)
     asked = signed_in(alice).post(f"/devices/{device.pk}/revoke").content.decode()
     assert "runs <code>ltm auth</code> again" in asked
     assert "`" not in asked
