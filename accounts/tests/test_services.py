@@ -130,7 +130,8 @@ def test_device_revoke_takes_effect_at_once_and_hides_others_devices(alice, bob)
     api = ApiClient(device.token)
     assert api.get("/v1/packets").status_code == 200
 
-    for actor, device_id in [(bob, device.pk), (alice, "not-an-id"), (alice, "-1")]:
+    # "²" is a digit to str.isdigit() but not to int()
+    for actor, device_id in [(bob, device.pk), (alice, "not-an-id"), (alice, "-1"), (alice, "²")]:
         with pytest.raises(NotFound) as refused:
             services.device_revoke(actor=actor, device_id=device_id)
         assert refused.value.message == "device not found"

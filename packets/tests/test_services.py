@@ -6,6 +6,7 @@ import pytest
 from accounts.models import User
 from accounts.services import user_delete
 from core.errors import Conflict, Forbidden, NotFound
+from core.testing import refusal
 from packets import services
 from packets.models import Packet
 from packets.testing import packet_v02, push_packet
@@ -18,14 +19,6 @@ pytestmark = pytest.mark.django_db
 def alpha(alice, bob):
     """alice owns alpha; bob is a member."""
     return make_team(alice, "alpha", members=[bob])
-
-
-def refusal(error, call):
-    """The message of the `error` that `call()` raises."""
-    with pytest.raises(error) as raised:
-        call()
-    assert type(raised.value) is error
-    return raised.value.message
 
 
 # Push

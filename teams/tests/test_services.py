@@ -10,6 +10,7 @@ import pytest
 from accounts.models import ApiToken, User
 from accounts.services import user_delete
 from core.errors import BadRequest, Conflict, Forbidden, Gone, NotFound
+from core.testing import refusal
 from teams import services
 from teams.models import Invite, Membership, Team, invite_code_hash
 from teams.testing import make_invite, make_team
@@ -80,14 +81,6 @@ def test_a_joiner_without_an_account_gets_a_name_that_does_not_read_like_a_role(
     user, _, token = services.invite_accept(code=code, display=display)
     assert re.fullmatch(expected, user.username), user.username
     assert token.startswith("ltm_")
-
-
-def refusal(error, call):
-    """The message of the `error` that `call()` raises."""
-    with pytest.raises(error) as raised:
-        call()
-    assert type(raised.value) is error
-    return raised.value.message
 
 
 # Teams and memberships
