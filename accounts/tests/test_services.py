@@ -68,6 +68,14 @@ def test_user_delete_takes_the_account_and_its_tokens(alice, bob, make_token):
 # Personal API tokens
 
 
+def test_new_token_plaintext_is_prefixed_and_never_repeats():
+    # The prefix lets secret scanners recognise a token; it never starts with "-", which the
+    # client would take for an option.
+    tokens = {services.new_token_plaintext() for _ in range(3)}
+    assert len(tokens) == 3
+    assert all(token.startswith("ltm_") and len(token) == 4 + 43 for token in tokens)
+
+
 def test_api_token_create_stores_only_a_hash_and_returns_the_plaintext_once(alice):
     token, plaintext = services.api_token_create(actor=alice, name=" laptop ")
     stored = ApiToken.objects.get(pk=token.pk)

@@ -138,6 +138,11 @@ def test_transfer_to_oneself_changes_nothing(alice, alpha):
 # Invites
 
 
+def test_new_invite_code_is_48_hex_characters_and_never_repeats():
+    codes = {services.new_invite_code() for _ in range(3)}
+    assert len(codes) == 3 and all(re.fullmatch(r"[0-9a-f]{48}", code) for code in codes)
+
+
 def test_invite_create_by_any_member_stores_only_the_codes_hash(bob, alpha):
     invite, code = services.invite_create(actor=bob, team=alpha)
     stored = Invite.objects.get(pk=invite.pk)
