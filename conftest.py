@@ -55,6 +55,12 @@ def anon_api():
     return ApiClient()
 
 
+@pytest.fixture
+def api_with_token():
+    """api_with_token(token) -> an ApiClient carrying that bearer (e.g. a token `ltm join` got)."""
+    return ApiClient
+
+
 @pytest.fixture(autouse=True)
 def _cache_of_its_own(settings):
     """Rate limits and other cached state must not leak from one test to the next. Each test gets

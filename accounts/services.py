@@ -128,7 +128,7 @@ def oauth_token_touch(*, token) -> None:
 def device_revoke(*, actor: User, device_id) -> None:
     """Sign a device out: its token stops working at once. Someone else's id answers 404."""
     token = None
-    if str(device_id).isdigit():
+    if str(device_id).isdecimal():
         tokens = get_access_token_model().objects.select_for_update()
         token = tokens.filter(user=actor, pk=int(device_id)).first()
     if token is None:

@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from django.test import Client
 
 
@@ -33,3 +34,11 @@ class ApiClient:
     def post(self, path, body=None, raw=None, content_type="application/json", **headers):
         data = raw if raw is not None else (json.dumps(body) if body is not None else "")
         return self.client.post(path, data=data, content_type=content_type, **self._headers(headers))
+
+
+def refusal(error, call):
+    """The message of the `error` (exactly that class, not a subclass) that `call()` raises."""
+    with pytest.raises(error) as raised:
+        call()
+    assert type(raised.value) is error
+    return raised.value.message

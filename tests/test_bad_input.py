@@ -5,7 +5,7 @@ import json
 import pytest
 from django.test import Client
 
-from packets.tests.factories import packet_v02
+from packets.testing import packet_v02
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from django.utils import timezone
 from oauth2_provider.models import get_device_grant_model
 
 from accounts.tasks import purge_expired_oauth
-from accounts.tests.device_flow import ensure_cli_application
+from accounts.testing import ensure_cli_application
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -17,9 +17,9 @@ import pytest
 from django.test import Client
 
 from accounts import services
-from accounts.tests.device_flow import DEVICE_GRANT, expire, grant_of, let_interval_pass
+from accounts.testing import DEVICE_GRANT, expire, grant_of, let_interval_pass
 from ltm.protocol.packet import parse_packet
-from packets.tests.factories import packet_v02
+from packets.testing import packet_v02
 
 pytestmark = pytest.mark.django_db
 

@@ -7,9 +7,9 @@ import pytest
 
 from ltm.protocol.packet import parse_timestamp
 from packets.models import Packet
-from packets.tests.factories import packet_v02
+from packets.testing import packet_v02
 from teams.models import Invite, Team
-from teams.tests.factories import make_invite, make_team
+from teams.testing import make_invite, make_team
 
 
 @pytest.fixture

@@ -7,9 +7,10 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from allauth.account.models import EmailAddress
+
 from accounts.models import User
-from teams.services import invite_accept
-from teams.tests.factories import make_invite, make_team
+from accounts.testing import passwordless_user
 
 pytestmark = pytest.mark.django_db
 
@@ -17,17 +18,9 @@ PASSWORD = "a long and unusual passphrase"
 
 
 @pytest.fixture
-def api_with_token(anon_api):
-    """api_with_token(token) -> an API client carrying that bearer (anon_api's class)."""
-    return lambda token: type(anon_api)(token)
-
-
-@pytest.fixture
-def joiner(alice):
-    """(user, token) of someone who joined alpha with `ltm join` and no account."""
-    _, code = make_invite(make_team(alice, "alpha"))
-    user, _, token = invite_accept(code=code, display="Dana")
-    return user, token
+def joiner(db):
+    """(user, token) of someone who joined a team with `ltm join` and no account."""
+    return passwordless_user()
 
 
 @pytest.fixture
@@ -82,11 +75,9 @@ def test_the_page_sets_email_and_password_and_signs_in(joiner, claim_path, api_w
     assert user.check_password(PASSWORD)
     assert browser.get("/").wsgi_request.user == user  # signed in by the claim
     assert Client().login(username=user.username, password=PASSWORD)
-    from allauth.account.models import EmailAddress
-
     assert EmailAddress.objects.get(user=user).email == "dana@example.org"
     # The command-line token keeps working.
-    assert api_with_token(token).get("/v1/teams").status_code == 200
+    assert api_with_token(token).get("/v1/packets").status_code == 200
 
 
 def test_the_link_works_once(joiner, claim_path):
@@ -126,7 +117,7 @@ def test_a_tampered_link_is_410(claim_path):
         ({"email": "alice@example.com"}, "belongs to another account"),
     ],
 )
-def test_bad_input_is_shown_on_the_form_and_nothing_changes(joiner, claim_path, fields, message):
+def test_bad_input_is_shown_on_the_form_and_nothing_changes(alice, joiner, claim_path, fields, message):
     path = claim_path
     response = fill(Client(), path, **fields)
     assert response.status_code == 200

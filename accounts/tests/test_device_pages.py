@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 
 from accounts import code_attempts, device_flow
-from accounts.tests.device_flow import authorize_device, expire, grant_of
+from accounts.testing import authorize_device, expire, grant_of
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,6 @@
 """OAuth access tokens from the device flow as bearers on /v1, beside personal API tokens; the
-devices list and revocation the dashboard uses; the purge task."""
+devices list and revocation the dashboard uses; the purge task. (What a token's scope allows on
+every app's endpoints: tests/test_token_scopes.py.)"""
 
 from datetime import timedelta
 from unittest import mock
@@ -8,97 +9,24 @@ import pytest
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_device_grant_model
 
-from accounts import selectors, services
 from accounts.tasks import purge_expired_oauth
-from accounts.tests.device_flow import Bearer, authorize_device, device_token
-from core.errors import NotFound
-from packets.tests.factories import packet_v02
+from accounts.testing import authorize_device, device_token
+from core.testing import ApiClient
 
 pytestmark = pytest.mark.django_db
-
-
-def test_oauth_token_reads_and_writes_packets(client, alice):
-    api = Bearer(device_token(client, alice))
-    packet = packet_v02()
-    assert api.post("/v1/packets", packet).status_code == 201
-    listed = api.get("/v1/packets")
-    assert listed.status_code == 200
-    assert [item["id"] for item in listed.json()["packets"]] == [packet["id"]]
-    assert api.delete(f"/v1/packets/{packet['id']}").status_code == 204
-
-
-def test_read_only_token_gets_403_on_writes(client, alice, api_as):
-    packet = packet_v02()
-    assert api_as(alice).post("/v1/packets", packet).status_code == 201
-    reader = Bearer(device_token(client, alice, scope="read"))
-    assert reader.get("/v1/packets").status_code == 200
-    refused = reader.post("/v1/packets", packet_v02())
-    assert refused.status_code == 403
-    assert "write" in refused.json()["error"]
-    assert reader.delete(f"/v1/packets/{packet['id']}").status_code == 403
-
-
-WRITES = [
-    ("post", "/v1/teams", {"name": "beta"}),
-    ("delete", "/v1/teams/alpha", None),
-    ("delete", "/v1/teams/alpha/members/{bob}", None),
-    ("post", "/v1/teams/alpha/invites", {}),
-    ("delete", "/v1/teams/alpha/invites/{invite}", None),
-    ("post", "/v1/packets/{packet}/publish", {}),
-    ("delete", "/v1/packets/{packet}/publish", None),
-    ("post", "/v1/account/claim-link", {}),
-]
-READS = ["/v1/packets", "/v1/packets/{packet}", "/v1/teams", "/v1/teams/alpha/members", "/v1/teams/alpha/invites"]
-
-
-@pytest.fixture
-def alpha_with_a_published_packet(alice, bob, api_as):
-    """alice owns alpha (bob is a member), has a pending invite and a published personal packet."""
-    from teams.tests.factories import make_invite, make_team
-
-    team = make_team(alice, "alpha", members=[bob])
-    invite, _ = make_invite(team)
-    packet = packet_v02()
-    assert api_as(alice).post("/v1/packets", packet).status_code == 201
-    assert api_as(alice).post(f"/v1/packets/{packet['id']}/publish").status_code == 200
-    return {"bob": bob.id, "invite": invite.id, "packet": packet["id"]}
-
-
-@pytest.mark.parametrize(("method", "path", "body"), WRITES)
-def test_a_read_only_token_changes_nothing_anywhere(client, alice, alpha_with_a_published_packet, method, path, body):
-    from packets.models import Packet
-    from teams.models import Invite, Membership, Team
-
-    reader = Bearer(device_token(client, alice, scope="read"))
-    path = path.format(**alpha_with_a_published_packet)
-    response = reader.post(path, body) if method == "post" else reader.delete(path)
-    assert response.status_code == 403, path
-    assert response.json() == {"error": "this token's scope does not allow this request (it needs 'write')"}
-    assert list(Team.objects.values_list("name", flat=True)) == ["alpha"]
-    assert Membership.objects.count() == 2
-    assert Invite.objects.filter(revoked_at=None).count() == 1
-    assert Packet.objects.get().public_slug
-
-
-@pytest.mark.parametrize("path", READS)
-def test_a_write_only_token_reads_nothing(client, alice, alpha_with_a_published_packet, path):
-    writer = Bearer(device_token(client, alice, scope="write"))
-    response = writer.get(path.format(**alpha_with_a_published_packet))
-    assert response.status_code == 403, path
-    assert response.json() == {"error": "this token's scope does not allow reading (it needs 'read')"}
 
 
 def test_unknown_and_expired_oauth_tokens_are_invalid(client, alice):
     token = device_token(client, alice)
     get_access_token_model().objects.update(expires=timezone.now() - timedelta(seconds=1))
-    response = Bearer(token).get("/v1/packets")
+    response = ApiClient(token).get("/v1/packets")
     assert response.status_code == 401
     assert response.json() == {"error": "invalid token"}
-    assert Bearer("ltm_not-a-token").get("/v1/packets").status_code == 401
+    assert ApiClient("ltm_not-a-token").get("/v1/packets").status_code == 401
 
 
 def test_use_is_recorded_at_most_once_a_minute(client, alice):
-    api = Bearer(device_token(client, alice))
+    api = ApiClient(device_token(client, alice))
     stored = get_access_token_model().objects.get()
     start = stored.updated + timedelta(minutes=5)
     with mock.patch("django.utils.timezone.now", return_value=start):
@@ -113,40 +41,6 @@ def test_use_is_recorded_at_most_once_a_minute(client, alice):
     assert get_access_token_model().objects.get().updated == later
 
 
-def test_devices_for_user_lists_only_the_viewers_live_tokens(client, alice, bob):
-    device_token(client, alice)
-    device_token(client, bob)
-    devices = selectors.device_list(viewer=alice)
-    assert len(devices) == 1
-    listed = devices[0]
-    token = get_access_token_model().objects.get(user=alice)
-    assert listed.id == str(token.pk)
-    assert listed.application_name == "ltm command-line client"
-    assert listed.scopes == ("read", "write")
-    assert listed.last_used == token.updated and listed.expires == token.expires
-
-    get_access_token_model().objects.filter(user=alice).update(expires=timezone.now() - timedelta(seconds=1))
-    assert selectors.device_list(viewer=alice) == []
-
-
-def test_device_revoke_takes_effect_at_once_and_hides_others_devices(client, alice, bob):
-    api = Bearer(device_token(client, alice))
-    assert api.get("/v1/packets").status_code == 200
-    alices = selectors.device_list(viewer=alice)[0]
-
-    with pytest.raises(NotFound):
-        services.device_revoke(actor=bob, device_id=alices.id)
-    with pytest.raises(NotFound):
-        services.device_revoke(actor=alice, device_id="not-an-id")
-    assert api.get("/v1/packets").status_code == 200
-
-    services.device_revoke(actor=alice, device_id=alices.id)
-    assert api.get("/v1/packets").status_code == 401
-    assert selectors.device_list(viewer=alice) == []
-    with pytest.raises(NotFound):
-        services.device_revoke(actor=alice, device_id=alices.id)
-
-
 def test_purge_task_deletes_expired_grants_and_tokens_only(client, alice):
     live_token = device_token(client, alice)
     dead_token = device_token(client, alice)
@@ -155,7 +49,7 @@ def test_purge_task_deletes_expired_grants_and_tokens_only(client, alice):
     now = timezone.now()
     get_device_grant_model().objects.exclude(device_code=live_grant).update(expires=now - timedelta(minutes=1))
     tokens = get_access_token_model().objects
-    dead = Bearer(dead_token)
+    dead = ApiClient(dead_token)
     dead_id = tokens.order_by("-created").first().pk
     tokens.filter(pk=dead_id).update(expires=now - timedelta(minutes=1))
 
@@ -165,7 +59,7 @@ def test_purge_task_deletes_expired_grants_and_tokens_only(client, alice):
     assert list(get_device_grant_model().objects.values_list("device_code", flat=True)) == [live_grant]
     assert not get_device_grant_model().objects.filter(device_code=dead_grant).exists()
     assert tokens.count() == 1 and not tokens.filter(pk=dead_id).exists()
-    assert Bearer(live_token).get("/v1/packets").status_code == 200
+    assert ApiClient(live_token).get("/v1/packets").status_code == 200
     assert dead.get("/v1/packets").status_code == 401
 
 

@@ -7,7 +7,7 @@ import pytest
 from oauth2_provider.models import get_access_token_model, get_application_model, get_device_grant_model
 
 from accounts import device_flow, services
-from accounts.tests.device_flow import (
+from accounts.testing import (
     authorize_device,
     expire,
     form_post,
@@ -217,15 +217,3 @@ def test_approved_grant_yields_one_long_lived_token_stored_only_as_a_checksum(cl
     assert again.status_code == 400
     assert again.json()["error"] == "invalid_grant"
     assert get_access_token_model().objects.count() == 1
-
-
-def test_device_grant_redeem_claims_once():
-    model = get_device_grant_model()
-    from django.utils import timezone
-
-    grant = model.objects.create(
-        client_id="ltm-cli", device_code="dc", user_code="BCDFGHJK", status=model.AUTHORIZED,
-        expires=timezone.now() + timedelta(minutes=5),
-    )
-    assert services.device_grant_redeem(grant=grant) is True
-    assert services.device_grant_redeem(grant=grant) is False

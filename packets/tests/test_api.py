@@ -6,7 +6,7 @@ import pytest
 
 from ltm.protocol.packet import MAX_PACKET_BYTES
 from packets.models import Packet
-from packets.tests.factories import packet_v01, packet_v02, seed_packets
+from packets.testing import packet_v01, packet_v02, seed_packets
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from ltm.protocol.packet import canonical_json
 from ltm.protocol.resume import render_resume
 from packets import services
 from packets.views import CONTENT_SECURITY_POLICY
-from packets.tests.factories import packet_v01, packet_v02
+from packets.testing import packet_v01, packet_v02
 
 pytestmark = pytest.mark.django_db
 

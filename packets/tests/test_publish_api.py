@@ -3,7 +3,7 @@
 import pytest
 
 from ltm.protocol.packet import parse_timestamp
-from packets.tests.factories import packet_v02
+from packets.testing import packet_v02
 from teams.models import Membership, Team
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from ltm.protocol.packet import canonical_json
 from packets import selectors
 from packets.models import Packet
-from packets.tests.factories import packet_v02
+from packets.testing import packet_v02
 
 pytestmark = pytest.mark.django_db
 

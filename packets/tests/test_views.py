@@ -7,15 +7,9 @@ from django.test import Client
 
 from core.testing import signed_in
 from packets.models import Packet
-from packets.services import packet_push
-from packets.tests.factories import packet_v02, store_directly
+from packets.testing import packet_v02, push_packet, store_directly
 from teams.services import team_create
-from teams.tests.factories import make_team
-
-
-def push(user, team=None, **fields):
-    packet, _ = packet_push(actor=user, packet=packet_v02(**fields), team=team)
-    return packet
+from teams.testing import make_team
 
 
 @pytest.fixture
@@ -46,11 +40,11 @@ def test_the_auth_command_names_the_configured_external_url(client, alice, setti
 
 
 def test_list_shows_personal_and_team_packets_newest_first_and_nothing_else(alice, bob, carol, team):
-    old = push(alice, created_at="2026-01-01T00:00:00Z", goal="old personal")
-    new = push(alice, created_at="2026-03-01T00:00:00Z", goal="new personal")
-    teammate = push(bob, team=team, created_at="2026-02-01T00:00:00Z", goal="bob in core")
-    push(bob, created_at="2026-04-01T00:00:00Z", goal="bob personal secret")
-    push(carol, created_at="2026-04-01T00:00:00Z", goal="carol secret")
+    old = push_packet(alice, created_at="2026-01-01T00:00:00Z", goal="old personal")
+    new = push_packet(alice, created_at="2026-03-01T00:00:00Z", goal="new personal")
+    teammate = push_packet(bob, team=team, created_at="2026-02-01T00:00:00Z", goal="bob in core")
+    push_packet(bob, created_at="2026-04-01T00:00:00Z", goal="bob personal secret")
+    push_packet(carol, created_at="2026-04-01T00:00:00Z", goal="carol secret")
 
     response = signed_in(alice).get("/")
 
@@ -80,8 +74,8 @@ def test_empty_list_says_how_to_connect_the_client(alice):
     ],
 )
 def test_list_filters(alice, team, query, expected):
-    push(alice, goal="mine", next_step="Plan the rollback.", project={"name": "billing"}, tags=["ui"])
-    push(alice, team=team, goal="team-note: the migration", next_step="Ship it.",
+    push_packet(alice, goal="mine", next_step="Plan the rollback.", project={"name": "billing"}, tags=["ui"])
+    push_packet(alice, team=team, goal="team-note: the migration", next_step="Ship it.",
          project={"name": "infra"}, tags=["db", "ops"])
 
     response = signed_in(alice).get("/?" + query)
@@ -91,7 +85,7 @@ def test_list_filters(alice, team, query, expected):
 
 
 def test_filtering_by_a_team_the_viewer_is_not_in_shows_nothing_of_it(alice, carol, team):
-    push(alice, team=team, goal="core business")
+    push_packet(alice, team=team, goal="core business")
     response = signed_in(carol).get("/?scope=team:core")
     assert response.status_code == 200
     assert "core business" not in response.content.decode()
@@ -100,7 +94,7 @@ def test_filtering_by_a_team_the_viewer_is_not_in_shows_nothing_of_it(alice, car
 
 def test_list_is_paginated_twenty_per_page(alice):
     for day in range(1, 26):
-        push(alice, created_at=f"2026-01-{day:02d}T00:00:00Z", goal=f"day {day}")
+        push_packet(alice, created_at=f"2026-01-{day:02d}T00:00:00Z", goal=f"day {day}")
     client = signed_in(alice)
 
     first = client.get("/")
@@ -115,7 +109,7 @@ def test_list_is_paginated_twenty_per_page(alice):
 
 
 def test_packet_page_shows_the_packet_resume_block_and_json(alice):
-    packet = push(alice, goal="Make <the> importer idempotent")
+    packet = push_packet(alice, goal="Make <the> importer idempotent")
     response = signed_in(alice).get(f"/packets/{packet.id}")
     body = response.content.decode()
     assert response.status_code == 200
@@ -127,14 +121,14 @@ def test_packet_page_shows_the_packet_resume_block_and_json(alice):
 
 
 def test_packet_page_of_someone_elses_packet_is_404(alice, bob):
-    packet = push(bob)
+    packet = push_packet(bob)
     assert signed_in(alice).get(f"/packets/{packet.id}").status_code == 404
     assert signed_in(alice).get(f"/packets/{packet.id}.json").status_code == 404
     assert signed_in(alice).get("/packets/nope-nope-nope").status_code == 404
 
 
 def test_a_team_packet_is_404_to_someone_outside_the_team(alice, carol, team):
-    packet = push(alice, team=team, goal="core business")
+    packet = push_packet(alice, team=team, goal="core business")
     outsider = signed_in(carol)
     assert outsider.get(f"/packets/{packet.id}").status_code == 404
     assert outsider.get(f"/packets/{packet.id}.json").status_code == 404
@@ -145,19 +139,19 @@ def test_a_team_packet_is_404_to_someone_outside_the_team(alice, carol, team):
 
 
 def test_packet_pages_need_a_signed_in_person(client, alice):
-    packet = push(alice)
+    packet = push_packet(alice)
     response = client.get(f"/packets/{packet.id}")
     assert response.status_code == 302
     assert response["Location"].startswith("/accounts/login/")
 
 
 def test_team_members_see_team_packets(alice, bob, team):
-    packet = push(alice, team=team, goal="for the team")
+    packet = push_packet(alice, team=team, goal="for the team")
     assert signed_in(bob).get(f"/packets/{packet.id}").status_code == 200
 
 
 def test_download_is_the_stored_json_as_an_attachment(alice):
-    packet = push(alice)
+    packet = push_packet(alice)
     response = signed_in(alice).get(f"/packets/{packet.id}.json")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
@@ -169,7 +163,7 @@ def test_download_is_the_stored_json_as_an_attachment(alice):
 
 
 def test_publish_then_unpublish_after_confirming(alice):
-    packet = push(alice)
+    packet = push_packet(alice)
     client = signed_in(alice)
 
     response = client.post(f"/packets/{packet.id}/publish", follow=True)
@@ -188,7 +182,7 @@ def test_publish_then_unpublish_after_confirming(alice):
 
 
 def test_a_member_cannot_publish_someone_elses_team_packet(alice, bob, team):
-    packet = push(alice, team=team)
+    packet = push_packet(alice, team=team)
     response = signed_in(bob).post(f"/packets/{packet.id}/publish", follow=True)
     packet.refresh_from_db()
     assert packet.public_slug is None
@@ -196,7 +190,7 @@ def test_a_member_cannot_publish_someone_elses_team_packet(alice, bob, team):
 
 
 def test_a_member_cannot_unpublish_someone_elses_team_packet(alice, bob, team):
-    packet = push(alice, team=team)
+    packet = push_packet(alice, team=team)
     signed_in(alice).post(f"/packets/{packet.id}/publish")
     packet.refresh_from_db()
     slug = packet.public_slug
@@ -211,7 +205,7 @@ def test_a_member_cannot_unpublish_someone_elses_team_packet(alice, bob, team):
 
 
 def test_action_buttons_follow_the_rights(alice, bob, team):
-    packet = push(alice, team=team)
+    packet = push_packet(alice, team=team)
     owner_page = signed_in(alice).get(f"/packets/{packet.id}").content.decode()
     member_page = signed_in(bob).get(f"/packets/{packet.id}").content.decode()
     for action in ("publish", "delete", "move"):
@@ -221,7 +215,7 @@ def test_action_buttons_follow_the_rights(alice, bob, team):
 
 
 def test_packet_page_groups_its_actions_and_marks_criteria_as_criteria(alice, bob, team):
-    packet = push(alice, team=team)
+    packet = push_packet(alice, team=team)
     owner_page = signed_in(alice).get(f"/packets/{packet.id}").content.decode()
     copy_group, manage_group = owner_page.split('class="action-group manage"')
     assert 'data-copy-target="resume-block"' in copy_group
@@ -236,7 +230,7 @@ def test_packet_page_groups_its_actions_and_marks_criteria_as_criteria(alice, bo
 
 
 def test_delete_asks_first_then_deletes(alice):
-    packet = push(alice)
+    packet = push_packet(alice)
     client = signed_in(alice)
 
     asked = client.post(f"/packets/{packet.id}/delete")
@@ -250,8 +244,8 @@ def test_delete_asks_first_then_deletes(alice):
 
 
 def test_the_team_owner_may_delete_a_members_packet_but_a_member_not_the_owners(alice, bob, team):
-    owners = push(alice, team=team)
-    members = push(bob, team=team)
+    owners = push_packet(alice, team=team)
+    members = push_packet(bob, team=team)
 
     refused = signed_in(bob).post(f"/packets/{owners.id}/delete", {"confirmed": "yes"}, follow=True)
     assert "only the packet&#x27;s creator or the team owner" in refused.content.decode()
@@ -262,7 +256,7 @@ def test_the_team_owner_may_delete_a_members_packet_but_a_member_not_the_owners(
 
 
 def test_deleting_a_strangers_packet_is_404(alice, carol):
-    packet = push(alice)
+    packet = push_packet(alice)
     response = signed_in(carol).post(f"/packets/{packet.id}/delete", {"confirmed": "yes"})
     assert response.status_code == 404
     assert Packet.objects.filter(pk=packet.id).exists()
@@ -271,14 +265,14 @@ def test_deleting_a_strangers_packet_is_404(alice, carol):
 @pytest.mark.parametrize("action", ["publish", "unpublish", "delete", "move"])
 @pytest.mark.parametrize("data", [{}, {"confirmed": "yes", "to": "personal"}])
 def test_every_action_on_a_strangers_packet_is_404_even_before_confirming(alice, carol, action, data):
-    packet = push(alice)
+    packet = push_packet(alice)
     response = signed_in(carol).post(f"/packets/{packet.id}/{action}", data)
     assert response.status_code == 404
     assert Packet.objects.get(pk=packet.id).owner == alice
 
 
 def test_forms_need_the_csrf_token(alice):
-    packet = push(alice)
+    packet = push_packet(alice)
     client = Client(enforce_csrf_checks=True)
     client.force_login(alice)
     assert client.post(f"/packets/{packet.id}/delete", {"confirmed": "yes"}).status_code == 403
@@ -289,7 +283,7 @@ def test_forms_need_the_csrf_token(alice):
 
 
 def test_move_between_personal_and_a_team_leaves_the_body_alone(alice, team):
-    packet = push(alice)
+    packet = push_packet(alice)
     body = packet.body
     client = signed_in(alice)
 
@@ -303,7 +297,7 @@ def test_move_between_personal_and_a_team_leaves_the_body_alone(alice, team):
 
 
 def test_only_the_creator_moves_a_packet(alice, bob, team):
-    packet = push(alice, team=team)
+    packet = push_packet(alice, team=team)
     response = signed_in(bob).post(f"/packets/{packet.id}/move", {"to": "personal"}, follow=True)
     packet.refresh_from_db()
     assert packet.team == team
@@ -312,7 +306,7 @@ def test_only_the_creator_moves_a_packet(alice, bob, team):
 
 def test_moving_into_a_team_one_is_not_in_is_refused(alice, carol):
     team_create(actor=carol, name="elsewhere")
-    packet = push(alice)
+    packet = push_packet(alice)
     response = signed_in(alice).post(f"/packets/{packet.id}/move", {"to": "team:elsewhere"}, follow=True)
     packet.refresh_from_db()
     assert packet.team is None
@@ -320,7 +314,7 @@ def test_moving_into_a_team_one_is_not_in_is_refused(alice, carol):
 
 
 def test_move_needs_a_target(alice):
-    packet = push(alice)
+    packet = push_packet(alice)
     response = signed_in(alice).post(f"/packets/{packet.id}/move", {"to": "mars"}, follow=True)
     assert "Choose where to move the packet." in response.content.decode()
     assert json.loads(Packet.objects.get(pk=packet.id).body)["id"] == packet.id

@@ -9,7 +9,7 @@ from django.test import Client, RequestFactory
 
 from core.views import not_found
 from packets.models import Packet
-from packets.tests.factories import packet_v02, seed_packets, store_directly
+from packets.testing import packet_v02, seed_packets, store_directly
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from accounts.models import User
 from core.testing import signed_in
 from teams.models import Invite, Membership
 from teams.services import invite_accept, invite_revoke
-from teams.tests.factories import make_invite, make_team
+from teams.testing import make_invite, make_team
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.db import connection
 
 from accounts.models import ApiToken, User
 from teams.models import Invite, Membership
-from teams.tests.factories import make_invite, make_team
+from teams.testing import make_invite, make_team
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

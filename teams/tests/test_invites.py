@@ -11,7 +11,7 @@ from django.utils import timezone
 from accounts.models import ApiToken, User
 from teams.models import Invite, Membership
 from teams.services import invite_revoke
-from teams.tests.factories import make_invite, make_team
+from teams.testing import make_invite, make_team
 
 pytestmark = pytest.mark.django_db
 
@@ -64,36 +64,6 @@ def test_the_url_uses_the_configured_external_url(api_as, alice, alpha, settings
     settings.LTM_EXTERNAL_URL = "https://hub.example.org"
     body = api_as(alice).post("/v1/teams/alpha/invites", {}).json()
     assert body["url"] == f"https://hub.example.org/v1/invites/{body['code']}"
-
-
-def settings_with_env(monkeypatch, **env):
-    """hub/settings/base.py evaluated afresh with these environment variables (Django's own
-    settings object is left alone)."""
-    import importlib.util
-
-    import hub.settings.base
-
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
-    spec = importlib.util.spec_from_file_location("settings_probe", hub.settings.base.__file__)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.mark.parametrize("trusted", ["1", "0"])
-def test_ltm_trust_proxy_headers_decides_whether_the_url_follows_the_proxy(
-    api_as, alice, alpha, settings, monkeypatch, trusted
-):
-    probe = settings_with_env(monkeypatch, LTM_TRUST_PROXY_HEADERS=trusted)
-    settings.USE_X_FORWARDED_HOST = getattr(probe, "USE_X_FORWARDED_HOST", False)
-    settings.SECURE_PROXY_SSL_HEADER = getattr(probe, "SECURE_PROXY_SSL_HEADER", None)
-    settings.ALLOWED_HOSTS = ["hub.example.net", "testserver"]
-    body = api_as(alice).post(
-        "/v1/teams/alpha/invites", {}, HTTP_X_FORWARDED_HOST="hub.example.net", HTTP_X_FORWARDED_PROTO="https"
-    ).json()
-    base = "https://hub.example.net" if trusted == "1" else "http://testserver"
-    assert body["url"] == f"{base}/v1/invites/{body['code']}"
 
 
 def test_forwarded_headers_are_ignored_unless_the_proxy_is_trusted(api_as, alice, alpha):
@@ -325,7 +295,7 @@ def test_members_see_pending_invites_with_expiry_and_creator(api_as, anon_api, a
 
 
 def test_accept_with_a_read_only_token_is_403_and_keeps_the_invite(client, api_with_token, carol, alpha):
-    from accounts.tests.device_flow import device_token
+    from accounts.testing import device_token
 
     _, code = make_invite(alpha)
     read_only = device_token(client, carol, scope="read")  # `ltm auth` granted only "read"

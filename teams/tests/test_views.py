@@ -4,14 +4,12 @@ import re
 
 import pytest
 
+from accounts.models import User
 from accounts.services import api_token_create
 from core.testing import signed_in
-from packets.models import Packet
-from packets.services import packet_push
-from packets.tests.factories import packet_v02
 from teams.models import Invite, Membership, Team
 from teams.services import invite_create, team_create
-from teams.tests.factories import make_team
+from teams.testing import make_team
 
 
 @pytest.fixture
@@ -216,14 +214,6 @@ def test_delete_needs_the_teams_name_typed(alice, team):
     assert "Type the team&#x27;s name, core, to delete it." in response.content.decode()
 
 
-def test_owner_deletes_the_team_and_its_packets(alice, team):
-    packet, _ = packet_push(actor=alice, packet=packet_v02(), team=team)
-    response = signed_in(alice).post("/teams/core/delete", {"confirm_name": "core"})
-    assert response.status_code == 302 and response["Location"] == "/teams"
-    assert not Team.objects.filter(name="core").exists()
-    assert not Packet.objects.filter(pk=packet.pk).exists()
-
-
 def test_a_member_cannot_delete_the_team(bob, team):
     response = signed_in(bob).post("/teams/core/delete", {"confirm_name": "core"}, follow=True)
     assert Team.objects.filter(name="core").exists()
@@ -241,3 +231,19 @@ def test_every_cell_of_the_team_pages_tables_has_its_label_for_narrow_screens(al
         assert cells, path
         for cell in cells:
             assert "data-label=" in cell or 'class="row-actions"' in cell, (path, cell)
+
+
+# The account page: deleting an account waits for the teams it owns
+
+
+def test_account_deletion_is_blocked_while_owning_teams_and_the_page_lists_them(alice):
+    team_create(actor=alice, name="core")
+    client = signed_in(alice)
+
+    page = client.get("/account").content.decode()
+    assert "Transfer it to another member or delete it first" in page
+    assert 'href="/teams/core"' in page
+
+    response = client.post("/account/delete", {"confirmed": "yes"}, follow=True)
+    assert User.objects.filter(pk=alice.pk).exists()
+    assert "transfer or delete the teams you own" in response.content.decode()

@@ -14,7 +14,7 @@ import pytest
 from django.core import mail
 
 from accounts.models import User
-from packets.tests.factories import packet_v02
+from packets.testing import packet_v02
 
 pytestmark = pytest.mark.browser
 

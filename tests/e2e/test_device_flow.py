@@ -10,8 +10,8 @@ from urllib.parse import urlencode
 import pytest
 
 from accounts.device_flow import format_user_code
-from accounts.tests.device_flow import DEVICE_GRANT, ensure_cli_application, expire, let_interval_pass
-from packets.tests.factories import packet_v02
+from accounts.testing import DEVICE_GRANT, ensure_cli_application, expire, let_interval_pass
+from packets.testing import packet_v02
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from teams.models import Membership
-from teams.tests.factories import make_invite, make_team
+from teams.testing import make_invite, make_team
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

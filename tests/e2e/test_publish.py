@@ -6,7 +6,7 @@ import pytest
 
 from ltm.protocol.resume import render_resume
 from packets import services
-from packets.tests.factories import packet_v02
+from packets.testing import packet_v02
 
 pytestmark = pytest.mark.browser
 

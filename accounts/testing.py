@@ -1,16 +1,17 @@
-"""Test helpers: the device flow's HTTP calls made as the `ltm` client makes them (form-encoded,
-the same fields), through Django's test client."""
+"""Builders for tests of accounts and of every app above it: people without a password, and the
+device flow's HTTP calls made as the `ltm` client makes them (form-encoded, the same fields)."""
 
 import importlib
 from datetime import timedelta
 from urllib.parse import urlencode
 
-import json
-
 from django.apps import apps
-from django.test import Client
 from django.db.models import F
-from oauth2_provider.models import get_device_grant_model
+from django.utils import timezone
+from oauth2_provider.models import get_access_token_model, get_application_model, get_device_grant_model
+
+from accounts import services
+from accounts.models import User
 
 FORM = "application/x-www-form-urlencoded"
 DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
@@ -52,8 +53,6 @@ def expire(device_code):
 
 def device_token(client, user, scope="read write") -> str:
     """A token through the whole device flow, approved by `user`."""
-    from accounts import services
-
     started = authorize_device(client, scope=scope).json()
     code = grant_of(started["device_code"]).user_code
     services.device_grant_decide(actor=user, address="127.0.0.1", raw_code=code, approve=True)
@@ -69,17 +68,38 @@ def ensure_cli_application():
     migration.create_cli_application(apps, None)
 
 
-class Bearer:
-    """Calls /v1 with `Authorization: Bearer <token>`, as the client does."""
+def passwordless_user(username="dana", display="Dana") -> tuple[User, str]:
+    """(user, token) as an anonymous `ltm join` leaves them: no password, no email, one personal
+    API token."""
+    user = User(username=username, display=display, email="")
+    user.set_unusable_password()
+    user.save()
+    _, token = services.api_token_create(actor=user, name="ltm join")
+    return user, token
 
-    def __init__(self, token):
-        self.client = Client(HTTP_AUTHORIZATION=f"Bearer {token}")
 
-    def get(self, path):
-        return self.client.get(path)
+def make_admin(user) -> User:
+    """`user`, made staff and superuser: the site admin."""
+    user.is_staff = user.is_superuser = True
+    user.save(update_fields=["is_staff", "is_superuser"])
+    return user
 
-    def post(self, path, body):
-        return self.client.post(path, data=json.dumps(body), content_type="application/json")
 
-    def delete(self, path):
-        return self.client.delete(path)
+def make_grant(*, status=None, user_code="BCDFGHJK", device_code="device-code", client_id="ltm-cli", expires_in=None):
+    """A device grant of the `ltm-cli` client, stored directly (pending unless `status` says
+    otherwise; ten minutes to live unless `expires_in`)."""
+    model = get_device_grant_model()
+    return model.objects.create(
+        client_id=client_id, device_code=device_code, user_code=user_code,
+        status=status or model.AUTHORIZATION_PENDING,
+        expires=timezone.now() + (expires_in if expires_in is not None else timedelta(minutes=10)),
+    )
+
+
+def make_access_token(user, token="device-token-value", scope="read write"):
+    """A device's OAuth access token of `user` (as the device flow leaves it), stored directly."""
+    application = get_application_model().objects.get(client_id="ltm-cli")
+    return get_access_token_model().objects.create(
+        user=user, application=application, token=token, scope=scope,
+        expires=timezone.now() + timedelta(days=30),
+    )

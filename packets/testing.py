@@ -1,9 +1,11 @@
-"""Small builders of valid packets for tests."""
+"""Builders of packets for tests of packets and of every app above it."""
 
 import copy
 import itertools
 
-from ltm.protocol.packet import example_packet
+from ltm.protocol.packet import canonical_json, example_packet, parse_timestamp
+from packets.models import Packet
+from packets.services import packet_push
 
 _counter = itertools.count(1)
 
@@ -31,9 +33,6 @@ def packet_v01(**overrides) -> dict:
 
 def seed_packets(owner, count) -> None:
     """`count` personal packets of `owner`, stored directly (quicker than pushing each one)."""
-    from ltm.protocol.packet import canonical_json
-    from packets.models import Packet
-
     body = canonical_json(packet_v02())
     Packet.objects.bulk_create(
         Packet(id=f"01BULK{i:020d}", owner=owner, ltm_version="0.2", created_at="2026-01-01T00:00:00Z",
@@ -42,12 +41,15 @@ def seed_packets(owner, count) -> None:
     )
 
 
+def push_packet(owner, team=None, **fields):
+    """A valid packet pushed by `owner`, personal or into `team`: the stored row."""
+    packet, _ = packet_push(actor=owner, packet=packet_v02(**fields), team=team)
+    return packet
+
+
 def store_directly(owner, packet: dict, team=None):
     """Store `packet` as a row without the push service's rules: a packet stored before the hub
     restricted ids (e.g. one holding "/") must stay reachable."""
-    from ltm.protocol.packet import canonical_json, parse_timestamp
-    from packets.models import Packet
-
     return Packet.objects.create(
         id=packet["id"], owner=owner, team=team, ltm_version=packet["ltm_version"],
         created_at=parse_timestamp(packet["created_at"]), goal=packet["goal"],

@@ -1,14 +1,18 @@
 """Team scope for packets: push and list with ?team=, reading needs membership, deleting needs
-to be the packet's creator (even after leaving) or the team's owner."""
+to be the packet's creator (even after leaving) or the team's owner; deleting a team takes its
+packets, deleting an account leaves the account's team packets with the team."""
 
 import json
 
 import pytest
 
+from accounts.models import User
+from core.testing import signed_in
 from packets.models import Packet
-from packets.tests.factories import packet_v02
-from teams.models import Membership
-from teams.tests.factories import make_team
+from packets.services import packet_push
+from packets.testing import packet_v02
+from teams.models import Membership, Team
+from teams.testing import make_team
 
 pytestmark = pytest.mark.django_db
 
@@ -58,9 +62,12 @@ def test_team_packets_stay_out_of_the_personal_list_and_vice_versa(api_as, bob, 
 
 
 def test_a_non_member_cannot_push_list_or_pull(api_as, dave, pushed_by_bob):
+    """A team of others answers as a team that does not exist."""
     api = api_as(dave)
-    assert api.post("/v1/packets?team=alpha", packet_v02()).json() == {"error": "team not found"}
-    assert api.get("/v1/packets?team=alpha").status_code == 404
+    for name in ("alpha", "nosuchteam"):
+        for response in (api.post(f"/v1/packets?team={name}", packet_v02()), api.get(f"/v1/packets?team={name}")):
+            assert response.status_code == 404, name
+            assert response.json() == {"error": "team not found"}
     assert api.get(f"/v1/packets/{pushed_by_bob['id']}").status_code == 404
     assert Packet.objects.count() == 1
 
@@ -153,3 +160,48 @@ def test_a_member_cannot_overwrite_another_members_team_packet(api_as, carol, pu
     response = api_as(carol).post("/v1/packets?team=alpha", changed)
     assert response.status_code == 409
     assert Packet.objects.get(pk=pushed_by_bob["id"]).goal == "team knowledge"
+
+
+# Deleting a team takes its packets; deleting an account leaves its team packets with the team
+
+
+def test_the_owner_deletes_the_team_and_its_packets_over_the_api(api_as, alice, bob, alpha):
+    bob_api = api_as(bob)
+    team_packet, personal = packet_v02(), packet_v02()
+    assert bob_api.post("/v1/packets?team=alpha", team_packet).status_code == 201
+    assert bob_api.post("/v1/packets", personal).status_code == 201
+
+    response = api_as(alice).delete("/v1/teams/alpha")
+
+    assert response.status_code == 204
+    assert not Team.objects.filter(name="alpha").exists()
+    assert not Membership.objects.filter(team_id=alpha.id).exists()
+    assert list(Packet.objects.values_list("id", flat=True)) == [personal["id"]]
+    assert bob_api.get("/v1/teams").json() == {"teams": []}
+
+
+def test_the_owner_deletes_the_team_and_its_packets_on_its_page(alice, alpha):
+    packet, _ = packet_push(actor=alice, packet=packet_v02(), team=alpha)
+    response = signed_in(alice).post("/teams/alpha/delete", {"confirm_name": "alpha"})
+    assert response.status_code == 302 and response["Location"] == "/teams"
+    assert not Team.objects.filter(name="alpha").exists()
+    assert not Packet.objects.filter(pk=packet.pk).exists()
+
+
+def test_delete_the_account_takes_personal_packets_and_leaves_team_packets_with_the_team(alice, bob):
+    team = make_team(bob, "core", members=[alice])
+    personal, _ = packet_push(actor=alice, packet=packet_v02())
+    shared, _ = packet_push(actor=alice, packet=packet_v02(), team=team)
+    client = signed_in(alice)
+
+    asked = client.post("/account/delete")
+    assert b"Delete your account?" in asked.content
+    assert User.objects.filter(pk=alice.pk).exists()
+
+    response = client.post("/account/delete", {"confirmed": "yes"})
+
+    assert response.status_code == 302 and response["Location"] == "/"
+    assert not User.objects.filter(pk=alice.pk).exists()
+    assert not Packet.objects.filter(pk=personal.pk).exists()
+    assert Packet.objects.get(pk=shared.pk).owner == bob
+    assert client.get("/tokens").status_code == 302  # signed out

@@ -1,0 +1,101 @@
+"""packets.selectors called directly: every read is scoped by the viewer, and a public page's
+chain only links packets of the same creator or team."""
+
+import pytest
+
+from core.errors import NotFound
+from packets import selectors, services
+from packets.testing import push_packet
+from teams.testing import make_team
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def alpha(alice, bob):
+    """alice owns alpha; bob is a member."""
+    return make_team(alice, "alpha", members=[bob])
+
+
+def ids(packets):
+    return sorted(packet.pk for packet in packets)
+
+
+def test_packets_visible_to_are_ones_personal_packets_and_those_of_ones_teams(alice, bob, carol, alpha):
+    shared, bobs = push_packet(alice, team=alpha), push_packet(bob)
+    carols = push_packet(carol)
+    assert ids(selectors.packets_visible_to(bob)) == sorted([shared.pk, bobs.pk])
+    assert ids(selectors.packets_visible_to(carol)) == [carols.pk]
+
+
+def test_packet_list_is_personal_or_the_teams_newest_first_up_to_the_limit(alice, bob, alpha):
+    old = push_packet(bob, created_at="2026-01-01T00:00:00Z")
+    new = push_packet(bob, created_at="2026-02-01T00:00:00Z")
+    shared = push_packet(bob, team=alpha)
+    assert list(selectors.packet_list(viewer=bob)) == [new, old]
+    assert list(selectors.packet_list(viewer=bob, limit=1)) == [new]
+    assert list(selectors.packet_list(viewer=alice, team=alpha)) == [shared]
+
+
+def test_packet_get_answers_a_packet_of_others_as_unknown(alice, bob, carol, alpha):
+    shared, personal = push_packet(bob, team=alpha), push_packet(bob)
+    assert selectors.packet_get(viewer=alice, packet_id=shared.pk) == shared
+    for viewer, packet_id in [(carol, shared.pk), (alice, personal.pk), (bob, "01NOSUCHPACKET")]:
+        with pytest.raises(NotFound) as refused:
+            selectors.packet_get(viewer=viewer, packet_id=packet_id)
+        assert refused.value.message == "packet not found"
+
+
+def test_packet_search_narrows_what_the_viewer_may_see(alice, bob, carol, alpha):
+    shared = push_packet(alice, team=alpha, goal="Fix the Importer", tags=["db"])
+    personal = push_packet(bob, next_step="run the importer", project={"name": "hub"})
+    push_packet(carol, goal="importer of carol")
+    search = lambda **filters: ids(selectors.packet_search(viewer=bob, **filters))  # noqa: E731
+    assert search() == sorted([shared.pk, personal.pk])
+    assert search(text=" IMPORTER ") == sorted([shared.pk, personal.pk])
+    assert search(personal=True) == [personal.pk]
+    assert search(team_name="alpha") == [shared.pk]
+    assert search(team_name="beta") == []
+    assert search(tag="db") == [shared.pk] and search(tag="d") == []
+    assert search(project="hub") == [personal.pk]
+
+
+def test_packet_get_published_needs_a_live_slug(alice):
+    packet = services.packet_publish(actor=alice, packet_id=push_packet(alice).pk)
+    assert selectors.packet_get_published(slug=packet.public_slug) == packet
+    services.packet_unpublish(actor=alice, packet_id=packet.pk)
+    for slug in (packet.public_slug, "", None):
+        with pytest.raises(NotFound) as refused:
+            selectors.packet_get_published(slug=slug)
+        assert refused.value.message == "this link is no longer valid"
+
+
+def test_a_published_chain_links_only_the_same_creators_or_teams_packets(alice, bob, alpha):
+    def published(owner, **fields):
+        return services.packet_publish(actor=owner, packet_id=push_packet(owner, **fields).pk)
+
+    parent = published(alice, team=alpha)
+    child = published(bob, team=alpha, parent_id=parent.pk)
+    strangers_child = published(bob, parent_id=parent.pk)  # bob's personal packet naming alice's
+    push_packet(alice, parent_id=parent.pk)  # not published
+    assert selectors.packet_published_parent(packet=child) == parent
+    assert selectors.packet_published_parent(packet=strangers_child) is None
+    assert selectors.packet_published_children(packet=parent) == [child]
+    assert selectors.packet_published_parent(packet=parent) is None
+
+
+def test_packet_viewer_rights(alice, bob, carol, alpha):
+    shared = push_packet(bob, team=alpha)
+    rights = lambda viewer: selectors.packet_viewer_rights(viewer=viewer, packet=shared)  # noqa: E731
+    assert rights(bob) == {"change": True, "move": True}
+    assert rights(alice) == {"change": True, "move": False}
+    assert rights(carol) == {"change": False, "move": False}
+
+
+def test_packet_visible_chain_shows_only_what_the_viewer_may_see(alice, bob, carol, alpha):
+    parent = push_packet(alice, team=alpha)
+    packet = push_packet(bob, team=alpha, parent_id=parent.pk)
+    child = push_packet(bob, team=alpha, parent_id=packet.pk)
+    carols = push_packet(carol, parent_id=packet.pk)
+    assert selectors.packet_visible_chain(viewer=bob, packet=packet) == (parent, [child])
+    assert selectors.packet_visible_chain(viewer=carol, packet=packet) == (None, [carols])
