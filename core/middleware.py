@@ -1,7 +1,12 @@
 """Request checks that apply to every URL of the hub."""
 
+import signal
+import socket
+import threading
 from urllib.parse import unquote
 
+from django.conf import settings
+from django.db import connections
 from django.shortcuts import render
 
 from core.api import json_error
@@ -58,3 +63,46 @@ class RejectNulCharacters:
             # Django parses url-encoded forms from request.body, which stays readable for views.
             return any("\x00" in key or any("\x00" in v for v in values) for key, values in request.POST.lists())
         return False
+
+
+class RequestDeadline:
+    """Cuts the database connections of a request still running after
+    LTM_REQUEST_DEADLINE_SECONDS, so it fails with a database error (a 503) instead of hanging.
+
+    A database server that stopped answering mid-query cannot enforce its own statement timeout,
+    and a query blocked on its socket waits forever: gunicorn would kill the worker and the client
+    would get an empty reply. Shutting the socket down wakes psycopg, which raises
+    OperationalError, and Django marks the connection unusable. The timer is SIGALRM, so it runs
+    only where requests are served on the main thread (gunicorn's sync workers), never under
+    runserver's threads.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        seconds = settings.LTM_REQUEST_DEADLINE_SECONDS
+        if seconds <= 0 or threading.current_thread() is not threading.main_thread():
+            return self.get_response(request)
+        previous = signal.signal(signal.SIGALRM, _cut_database_connections)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            return self.get_response(request)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+
+def _cut_database_connections(signum, frame) -> None:
+    for connection in connections.all(initialized_only=True):
+        try:
+            descriptor = connection.connection.pgconn.socket  # psycopg 3
+        except Exception:  # not PostgreSQL, or already closed: nothing to cut
+            continue
+        sock = socket.socket(fileno=descriptor)
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        finally:
+            sock.detach()  # psycopg owns the descriptor

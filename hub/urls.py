@@ -10,6 +10,7 @@ from core import views
 urlpatterns = [
     # The ltm wire API (section 3 of the protocol) and OAuth (section 6).
     path("v1/healthz", views.healthz, name="healthz"),
+    path("v1/readyz", views.readyz, name="readyz"),
     path("", include("packets.api_urls")),
     path("", include("teams.api_urls")),
     path("", include("accounts.api_urls")),

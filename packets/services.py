@@ -14,6 +14,7 @@ from packets.models import Packet
 from packets.selectors import packet_viewer_rights, packets_visible_to
 from teams.models import Team
 from teams.selectors import is_member
+from teams.services import team_hold
 
 
 def _columns(packet: dict) -> dict:
@@ -53,6 +54,8 @@ def packet_push(*, actor, packet: dict, team=None) -> tuple[Packet, bool]:
     """
     if not PACKET_ID.fullmatch(packet["id"]):
         raise BadRequest(f"{PACKET_ID_RULE}; got {packet['id'][:64]!r}")
+    if team is not None:
+        team_hold(team_id=team.pk)  # the team row first, as every team-wide change locks it
     columns = _columns(packet)
     existing = Packet.objects.select_for_update().filter(pk=packet["id"]).first()
     if existing is None:
@@ -117,6 +120,8 @@ def packet_delete(*, actor, packet_id: str) -> None:
 def packet_move(*, actor, packet_id: str, team) -> Packet:
     """Move a packet between the creator's personal scope and one of the creator's teams
     (`team=None`: personal). Scope is metadata: the packet's JSON is not touched."""
+    if team is not None:
+        team_hold(team_id=team.pk)
     packet = _packet_locked_for(
         actor=actor, packet_id=packet_id, right="move", refusal="only the packet's creator can move it"
     )

@@ -3,12 +3,18 @@
 Callers pass a `team` they resolved for the actor (teams.selectors.team_get_for_member); the
 services still check the actor's role themselves, so no surface can skip the rule: a
 non-member gets 404 (as if the team didn't exist), a member trying an owner-only action 403.
+
+One lock order for everything that touches a team: the team row first, then the rows that
+belong to it. Team-wide changes (delete, transfer, remove, leave, revoke) lock it FOR UPDATE;
+writes that only add to a team (a push, an invite, a join) hold it FOR KEY SHARE, so any number
+of them run side by side, a deletion waits for them, and they find no team once it is gone
+(instead of failing at commit on the foreign key, or deadlocking against the deletion).
 """
 
 import re
 import secrets
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -47,11 +53,24 @@ def _require_owner(*, actor, team) -> Membership:
 
 
 def _locked(team) -> Team:
-    """The team row, locked: owner-changing actions (transfer, delete, remove) serialize on it."""
+    """The team row, locked for a team-wide change (see the module docstring)."""
     locked = Team.objects.select_for_update().filter(pk=team.pk).first()
     if locked is None:
         raise NotFound("team not found")
     return locked
+
+
+def team_hold(*, team_id: str) -> None:
+    """Keep the team from being deleted until this transaction ends, for a write that adds a row
+    to it; NotFound once it is gone. (SQLite runs one writer at a time: nothing to hold there.)"""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT 1 FROM {Team._meta.db_table} WHERE id = %s FOR KEY SHARE", [team_id])
+            found = cursor.fetchone() is not None
+    else:
+        found = Team.objects.filter(pk=team_id).exists()
+    if not found:
+        raise NotFound("team not found")
 
 
 # Teams and memberships
@@ -127,6 +146,7 @@ def team_transfer(*, actor, team, new_owner_id: str) -> Team:
 @transaction.atomic
 def invite_create(*, actor, team) -> tuple[Invite, str]:
     """Any member mints an invite. Returns the row and the code, which is never stored."""
+    team_hold(team_id=team.pk)
     _require_member(actor=actor, team=team)
     code = new_invite_code()
     now = timezone.now()
@@ -143,6 +163,7 @@ def invite_create(*, actor, team) -> tuple[Invite, str]:
 @transaction.atomic
 def invite_revoke(*, actor, team, invite_id: str) -> Invite:
     """The owner revokes an unused invite; revoking it again changes nothing."""
+    team = _locked(team)
     _require_owner(actor=actor, team=team)
     now = timezone.now()
     Invite.objects.filter(pk=invite_id, team=team, used_at__isnull=True, revoked_at__isnull=True).update(
@@ -213,10 +234,15 @@ def invite_accept(*, code, actor=None, display=None):
     code_hash = invite_code_hash(code)
     now = timezone.now()
 
+    invite = Invite.objects.usable(now).select_related("team").filter(code_hash=code_hash).first()
+    if invite is None:
+        raise Gone(INVITE_GONE)
+    try:
+        team_hold(team_id=invite.team_id)
+    except NotFound:  # the team was deleted, and its invites with it
+        raise Gone(INVITE_GONE) from None
+
     if actor is not None:
-        invite = Invite.objects.usable(now).select_related("team").filter(code_hash=code_hash).first()
-        if invite is None:
-            raise Gone(INVITE_GONE)
         if _membership(person=actor, team=invite.team) is not None:
             return actor, invite.team, None
         try:

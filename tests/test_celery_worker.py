@@ -20,7 +20,7 @@ from oauth2_provider.models import get_device_grant_model
 from accounts.tasks import purge_expired_oauth
 from accounts.testing import ensure_cli_application
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _needs_services():

@@ -55,6 +55,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "core.middleware.RequestDeadline",
     "core.middleware.CollapseApiLeadingSlashes",
     "core.middleware.RejectNulCharacters",
     "django.middleware.security.SecurityMiddleware",
@@ -95,6 +96,15 @@ DATABASES = {
         "CONN_HEALTH_CHECKS": True,
     }
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that does not answer must cost a request seconds, not a worker: connecting
+    # gives up after DB_CONNECT_TIMEOUT seconds and the server cancels a statement after
+    # DB_STATEMENT_TIMEOUT milliseconds (0: no limit, e.g. for a long migration). Either is a
+    # 503 (core.views.server_error).
+    DATABASES["default"]["OPTIONS"] = {
+        "connect_timeout": env.int("DB_CONNECT_TIMEOUT", default=3),
+        "options": f"-c statement_timeout={env.int('DB_STATEMENT_TIMEOUT', default=5000)}",
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several web processes on one SQLite file: WAL lets readers run beside a writer, IMMEDIATE
     # transactions queue writers (instead of failing with "database is locked" on upgrade).
@@ -108,7 +118,24 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Redis, when set, is both the cache (rate limits, shared by every web process) and the Celery
 # broker. Unset: local-memory cache and tasks run eagerly, in-process.
 REDIS_URL = env("REDIS_URL", default="")
-CACHES = {"default": env.cache_url_config(REDIS_URL or "locmemcache://")}
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": REDIS_URL,
+            # Redis away or paused must not take sign-in down with it: a cache call gives up
+            # after half a second and counts as a miss (so rate limits let requests through until
+            # Redis is back; redis-py reconnects by itself).
+            "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.5, "SOCKET_TIMEOUT": 0.5, "IGNORE_EXCEPTIONS": True},
+        }
+    }
+else:
+    CACHES = {"default": env.cache_url_config("locmemcache://")}
+
+# A request still running after this many seconds has a dependency that does not answer at all
+# (a database that stopped mid-query): its database connections are cut, so it answers 503
+# before gunicorn's own timeout kills the worker. 0 turns it off.
+LTM_REQUEST_DEADLINE_SECONDS = env.int("LTM_REQUEST_DEADLINE_SECONDS", default=15)
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None

@@ -24,6 +24,7 @@ print(json.dumps({
     "CELERY_TASK_ALWAYS_EAGER": settings.CELERY_TASK_ALWAYS_EAGER,
     "EMAIL_BACKEND": settings.EMAIL_BACKEND,
     "CACHE_BACKEND": settings.CACHES["default"]["BACKEND"],
+    "CACHE_OPTIONS": settings.CACHES["default"].get("OPTIONS", {}),
     "DB_ENGINE": db["ENGINE"],
     "DB_NAME": str(db["NAME"]),
     "DB_OPTIONS": db.get("OPTIONS", {}),
@@ -107,13 +108,30 @@ def test_database_url_keeps_connections_with_health_checks():
     assert (settings["DB_ENGINE"], settings["DB_NAME"]) == ("django.db.backends.postgresql", "ltm")
     assert (settings["CONN_MAX_AGE"], settings["CONN_HEALTH_CHECKS"]) == (60, True)
     assert "transaction_mode" not in settings["DB_OPTIONS"]
+    assert settings["DB_OPTIONS"]["connect_timeout"] == 3
     assert loaded("hub.settings.local", DATABASE_URL=url, DB_CONN_MAX_AGE="0")["CONN_MAX_AGE"] == 0
 
 
 def test_redis_url_is_the_cache_and_the_broker():
     settings = loaded("hub.settings.local", REDIS_URL="redis://127.0.0.1:6379/0")
-    assert settings["CACHE_BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert settings["CACHE_BACKEND"] == "django_redis.cache.RedisCache"
     assert settings["CELERY_TASK_ALWAYS_EAGER"] is False
+
+
+def test_the_redis_cache_gives_up_fast_and_fails_open():
+    """A Redis that is away or paused costs half a second, and a cache call then counts as a miss
+    instead of an error (the outage tests drive it for real)."""
+    options = loaded("hub.settings.production", REDIS_URL="redis://127.0.0.1:6379/0", **PRODUCTION)["CACHE_OPTIONS"]
+    assert options == {"SOCKET_CONNECT_TIMEOUT": 0.5, "SOCKET_TIMEOUT": 0.5, "IGNORE_EXCEPTIONS": True}
+
+
+def test_postgresql_connections_have_connect_and_statement_timeouts():
+    url = "postgres://ltm:pw@db.example.org:5432/ltm"
+    options = loaded("hub.settings.production", DATABASE_URL=url, **PRODUCTION)["DB_OPTIONS"]
+    assert options == {"connect_timeout": 3, "options": "-c statement_timeout=5000"}
+    tuned = loaded("hub.settings.production", DATABASE_URL=url, DB_CONNECT_TIMEOUT="1",
+                   DB_STATEMENT_TIMEOUT="0", **PRODUCTION)["DB_OPTIONS"]
+    assert tuned == {"connect_timeout": 1, "options": "-c statement_timeout=0"}
 
 
 def test_test_settings_use_the_fast_password_hasher_and_eager_tasks():
