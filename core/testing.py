@@ -1,8 +1,12 @@
 """Test helpers shared by the apps' tests (imported by the root conftest.py)."""
 
 import json
+import os
+import threading
+from collections.abc import Callable
 
 import pytest
+from django.db import connection
 from django.test import Client
 
 
@@ -42,3 +46,41 @@ def refusal(error, call):
         call()
     assert type(raised.value) is error
     return raised.value.message
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def require_postgresql() -> None:
+    """Skip a concurrency test off PostgreSQL (SQLite serialises writers: there is no race to
+    test); in CI, which runs on PostgreSQL, fail instead, so a missing DATABASE_URL shows."""
+    if connection.vendor != "postgresql":
+        reason = (
+            "concurrency test needs PostgreSQL (SQLite serialises writers, so there is no race to "
+            "test); run with DATABASE_URL=postgres://..., as CI does"
+        )
+        if in_ci():
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
+def run_at_once(calls: list[Callable[[], object]]) -> list[object]:
+    """Run each call in its own thread (with its own database connection), released together by
+    a barrier; returns what each returned, in order."""
+    barrier = threading.Barrier(len(calls))
+    results = [None] * len(calls)
+
+    def run(index, call):
+        try:
+            barrier.wait(timeout=30)
+            results[index] = call()
+        finally:
+            connection.close()  # this thread's own connection
+
+    threads = [threading.Thread(target=run, args=(index, call)) for index, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    return results

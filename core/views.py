@@ -50,7 +50,7 @@ def _database_answers() -> str:
 
 
 def _cache_answers() -> str:
-    if not settings.CACHES["default"]["BACKEND"].startswith("django_redis."):
+    if "Redis" not in settings.CACHES["default"]["BACKEND"]:
         return "not configured"  # the local-memory cache of one process cannot be down
     from django_redis import get_redis_connection
 

@@ -121,7 +121,7 @@ REDIS_URL = env("REDIS_URL", default="")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django_redis.cache.RedisCache",
+            "BACKEND": "core.cache.FailOpenRedisCache",
             "LOCATION": REDIS_URL,
             # Redis away or paused must not take sign-in down with it: a cache call gives up
             # after half a second and counts as a miss (so rate limits let requests through until

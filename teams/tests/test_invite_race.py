@@ -4,13 +4,10 @@ Real threads, each with its own database connection, released together by a barr
 serialises writers, so the race only means something on PostgreSQL (DATABASE_URL in CI).
 """
 
-import os
-import threading
-
 import pytest
-from django.db import connection
 
 from accounts.models import ApiToken, User
+from core.testing import require_postgresql, run_at_once
 from teams.models import Invite, Membership
 from teams.testing import make_invite, make_team
 
@@ -21,34 +18,12 @@ THREADS = 16
 
 @pytest.fixture(autouse=True)
 def _postgresql_only():
-    if connection.vendor != "postgresql":
-        reason = (
-            "concurrency test needs PostgreSQL (SQLite serialises writers, so there is no race to "
-            "test); run with DATABASE_URL=postgres://..., as CI does"
-        )
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(reason)  # CI runs on PostgreSQL: a skip there would hide a missing DATABASE_URL
-        pytest.skip(reason)
+    require_postgresql()
 
 
 def accept_all_at_once(api_with_token, code, tokens):
     """POST accept from len(tokens) threads at the same instant; returns the responses."""
-    barrier = threading.Barrier(len(tokens))
-    responses = [None] * len(tokens)
-
-    def accept(index, token):
-        try:
-            barrier.wait(timeout=30)
-            responses[index] = api_with_token(token).post(f"/v1/invites/{code}/accept", {})
-        finally:
-            connection.close()  # this thread's own connection
-
-    threads = [threading.Thread(target=accept, args=(i, token)) for i, token in enumerate(tokens)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return responses
+    return run_at_once([lambda token=token: api_with_token(token).post(f"/v1/invites/{code}/accept", {}) for token in tokens])
 
 
 def test_sixteen_anonymous_accepts_make_exactly_one_user(api_with_token, alice):

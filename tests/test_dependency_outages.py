@@ -1,0 +1,83 @@
+"""A database that does not answer is a 503 with Retry-After, on the API (JSON) and on pages
+(HTML), wherever the error is raised; /v1/readyz says which dependency is down while
+/v1/healthz, which the client asks, stays 200. (tests/test_outages.py breaks the real services
+under gunicorn.)"""
+
+import pytest
+from django.db import OperationalError
+from django.test import Client
+
+from core import views
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def unanswered(monkeypatch):
+    """Every packet read fails the way psycopg fails when the server does not answer."""
+
+    def fail(*args, **kwargs):
+        raise OperationalError("consuming input failed: server closed the connection unexpectedly")
+
+    monkeypatch.setattr("packets.selectors.packet_list", fail)
+    monkeypatch.setattr("packets.selectors.packet_search", fail)
+
+
+def test_an_unanswered_database_is_a_503_with_retry_after_on_the_api(unanswered, make_token, alice):
+    client = Client(raise_request_exception=False, HTTP_AUTHORIZATION=f"Bearer {make_token(alice)}")
+
+    response = client.get("/v1/packets")
+
+    assert response.status_code == 503
+    assert response.json() == {"error": "the database is not answering; try again in a few seconds"}
+    assert response["Retry-After"] == "5"
+
+
+def test_an_unanswered_database_is_a_503_page_for_people(unanswered, alice):
+    client = Client(raise_request_exception=False)
+    client.force_login(alice)
+
+    response = client.get("/")
+
+    assert response.status_code == 503
+    assert "cannot reach its database" in response.content.decode()
+    assert response["Retry-After"] == "5"
+
+
+def test_other_errors_stay_500s(monkeypatch, make_token, alice):
+    monkeypatch.setattr("packets.selectors.packet_list", lambda **kwargs: 1 / 0)
+    client = Client(raise_request_exception=False, HTTP_AUTHORIZATION=f"Bearer {make_token(alice)}")
+    response = client.get("/v1/packets")
+    assert response.status_code == 500
+    assert response.json() == {"error": "internal error; the hub logged it"}
+
+
+def test_readyz_checks_the_database_and_the_cache(client, settings):
+    response = client.get("/v1/readyz")
+    assert response.status_code == 200
+    cache = "ok" if "Redis" in settings.CACHES["default"]["BACKEND"] else "not configured"
+    assert response.json() == {"ok": True, "database": "ok", "cache": cache}
+
+
+def test_readyz_answers_503_while_the_database_is_down_and_healthz_stays_200(client, monkeypatch):
+    monkeypatch.setattr(views, "_database_answers", lambda: "unavailable")
+
+    response = client.get("/v1/readyz")
+
+    assert response.status_code == 503
+    assert response.json()["error"] == "not ready: database unavailable"
+    assert response.json()["database"] == "unavailable"
+    assert client.get("/v1/healthz").status_code == 200
+
+
+def test_readyz_says_the_cache_is_down_when_redis_does_not_answer(client, settings):
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "core.cache.FailOpenRedisCache",
+            "LOCATION": "redis://127.0.0.1:9/0",  # the discard port: nothing listens there
+            "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.2, "SOCKET_TIMEOUT": 0.2, "IGNORE_EXCEPTIONS": True},
+        }
+    }
+    response = client.get("/v1/readyz")
+    assert response.status_code == 503
+    assert response.json() == {"error": "not ready: cache unavailable", "database": "ok", "cache": "unavailable"}

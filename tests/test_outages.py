@@ -1,0 +1,237 @@
+"""The hub under gunicorn with the production settings, its path to PostgreSQL and Redis running
+through loopback proxies that a test pauses (a server that stopped answering) or takes down (a
+server that is gone). What a client gets then, and that everything recovers without a restart:
+
+- Redis paused or down: the wire API, sign-in on the web and the device flow keep working, each
+  request quickly (the cache gives up after half a second and fails open); /v1/readyz says so.
+- PostgreSQL paused: requests answer 503 with Retry-After within the request deadline instead of
+  hanging until gunicorn kills the worker; /v1/healthz stays 200, /v1/readyz answers 503.
+"""
+
+import http.cookiejar
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from core.testing import in_ci
+from tests.tcp_proxy import TcpProxy
+
+ROOT = Path(__file__).resolve().parents[1]
+DEADLINE = 3  # LTM_REQUEST_DEADLINE_SECONDS of the hub under test
+PASSWORD = "outage-test-password-1"
+
+
+def _services():
+    database_url, redis_url = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
+    if not database_url.startswith(("postgres://", "postgresql://")) or not redis_url:
+        reason = "needs PostgreSQL (DATABASE_URL) and Redis (REDIS_URL) to break them; CI sets both"
+        if in_ci():
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return urllib.parse.urlsplit(database_url), urllib.parse.urlsplit(redis_url)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory):
+    database, redis = _services()
+    name = f"ltm_outage_{os.getpid()}"
+    admin = database._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    db_proxy = TcpProxy(database.hostname, database.port or 5432)
+    redis_proxy = TcpProxy(redis.hostname, redis.port or 6379)
+    netloc = database.netloc.rsplit("@", 1)
+    credentials = netloc[0] + "@" if len(netloc) == 2 else ""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "hub.settings.production",
+        "SECRET_KEY": "outage-test", "ALLOWED_HOSTS": "127.0.0.1", "SECURE_COOKIES": "0",
+        "DATABASE_URL": f"postgres://{credentials}127.0.0.1:{db_proxy.port}/{name}",
+        "REDIS_URL": f"redis://127.0.0.1:{redis_proxy.port}{redis.path or '/0'}",
+        "LTM_REQUEST_DEADLINE_SECONDS": str(DEADLINE), "DB_CONNECT_TIMEOUT": "2",
+    }
+    env.pop("DEBUG", None)
+    manage = [sys.executable, "manage.py"]
+    subprocess.run(manage + ["migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True, timeout=300)
+    subprocess.run(manage + ["ltm_user", "olga", "--password", PASSWORD], cwd=ROOT, env=env, check=True,
+                   capture_output=True, timeout=60)
+    token = subprocess.run(manage + ["ltm_token", "olga", "--name", "outage"], cwd=ROOT, env=env, check=True,
+                           capture_output=True, text=True, timeout=60).stdout.strip()
+    port = _free_port()
+    log = tmp_path_factory.mktemp("outage") / "gunicorn.log"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "hub.wsgi:application", "--bind", f"127.0.0.1:{port}",
+         "--workers", "1", "--timeout", "30", "--error-logfile", str(log)],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_for(base + "/v1/healthz", server, log)
+        yield {"base": base, "token": token, "db": db_proxy, "redis": redis_proxy, "log": log}
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        db_proxy.stop()
+        redis_proxy.stop()
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _wait_for(url, server, log):
+    for _ in range(150):
+        assert server.poll() is None, "gunicorn exited:\n" + log.read_text()
+        try:
+            urllib.request.urlopen(url, timeout=1)
+            return
+        except OSError:
+            time.sleep(0.2)
+    pytest.fail("the hub did not start:\n" + log.read_text())
+
+
+class Browser:
+    """A person's browser: cookies, CSRF tokens from the forms, and the time each request took."""
+
+    def __init__(self, base):
+        self.base = base
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), _NoRedirect()
+        )
+
+    def request(self, method, path, form=None, headers=None):
+        data = urllib.parse.urlencode(form).encode() if form is not None else None
+        request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers or {})
+        started = time.monotonic()
+        try:
+            with self.opener.open(request, timeout=30) as response:
+                status, body = response.status, response.read()
+        except urllib.error.HTTPError as error:
+            status, body = error.code, error.read()
+        return status, body.decode("utf-8", "replace"), time.monotonic() - started
+
+    def csrf_from(self, page: str) -> str:
+        return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+
+    def sign_in(self):
+        _, page, _ = self.request("GET", "/accounts/login/")
+        return self.request("POST", "/accounts/login/", {
+            "csrfmiddlewaretoken": self.csrf_from(page), "login": "olga", "password": PASSWORD,
+        })
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None  # a 302 is an answer to look at, not to follow
+
+
+def api(hub, method, path, body=None):
+    headers = {"Authorization": f"Bearer {hub['token']}", "Content-Type": "application/json"}
+    return Browser(hub["base"]).request(method, path, headers=headers) if body is None else _post_json(hub, path, body, headers)
+
+
+def _post_json(hub, path, body, headers):
+    request = urllib.request.Request(hub["base"] + path, data=json.dumps(body).encode(), method="POST", headers=headers)
+    started = time.monotonic()
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.read().decode(), time.monotonic() - started
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode(), time.monotonic() - started
+
+
+def a_packet() -> dict:
+    from ulid import ULID
+
+    from ltm.protocol.packet import example_packet
+
+    return {**example_packet(), "id": str(ULID())}
+
+
+def device_sign_in(hub) -> tuple[int, float]:
+    """The whole device flow, as `ltm auth` and a person in a browser run it: returns the token
+    endpoint's status and the slowest request's time."""
+    browser = Browser(hub["base"])
+    timings = []
+    status, body, took = browser.request("POST", "/oauth/authorize_device", {"client_id": "ltm-cli", "scope": "read write"})
+    started = time.monotonic()
+    assert status == 200, body
+    timings.append(took)
+    grant = json.loads(body)
+    status, _, took = browser.sign_in()
+    assert status == 302
+    timings.append(took)
+    status, page, took = browser.request("GET", "/device?" + urllib.parse.urlencode({"user_code": grant["user_code"]}))
+    assert status == 200 and "Approve" in page, page[:500]
+    timings.append(took)
+    status, _, took = browser.request("POST", "/device/decide", {
+        "csrfmiddlewaretoken": browser.csrf_from(page), "user_code": grant["user_code"], "action": "approve",
+    })
+    assert status == 302
+    timings.append(took)
+    time.sleep(max(0.0, grant["interval"] + 0.6 - (time.monotonic() - started)))  # a polite client's first poll
+    status, body, took = browser.request("POST", "/oauth/token", {
+        "grant_type": "urn:ietf:params:oauth:grant-type:device_code", "device_code": grant["device_code"],
+        "client_id": "ltm-cli",
+    })
+    timings.append(took)
+    assert status == 200, body
+    assert json.loads(body)["access_token"].startswith("ltm_")
+    return status, max(timings)
+
+
+def test_healthy(hub):
+    assert api(hub, "POST", "/v1/packets", a_packet())[0] == 201
+    assert api(hub, "GET", "/v1/readyz")[0] == 200
+
+
+@pytest.mark.parametrize("outage", ["paused", "down"])
+def test_with_redis_away_the_api_sign_in_and_the_device_flow_keep_working(hub, outage):
+    redis = hub["redis"]
+    redis.pause() if outage == "paused" else redis.go_down()
+    try:
+        status, _, took = api(hub, "POST", "/v1/packets", a_packet())
+        assert status == 201 and took < 2
+        assert api(hub, "GET", "/v1/packets?limit=5")[0] == 200
+        _, slowest = device_sign_in(hub)
+        assert slowest < 2.5
+        status, body, _ = api(hub, "GET", "/v1/readyz")
+        assert status == 503 and json.loads(body)["cache"] == "unavailable"
+    finally:
+        redis.resume()
+    status, body, _ = api(hub, "GET", "/v1/readyz")  # redis-py reconnects by itself
+    assert status == 200, body
+
+
+def test_with_the_database_hung_requests_answer_503_quickly_and_recover(hub):
+    assert api(hub, "GET", "/v1/packets")[0] == 200  # a pooled connection, about to hang
+    hub["db"].pause()
+    try:
+        status, body, took = api(hub, "GET", "/v1/packets")
+        assert status == 503, body
+        assert json.loads(body) == {"error": "the database is not answering; try again in a few seconds"}
+        assert took < DEADLINE + 3
+        status, _, took = api(hub, "GET", "/v1/readyz")  # a new connection: the connect timeout
+        assert status == 503 and took < DEADLINE + 3
+        assert api(hub, "GET", "/v1/healthz")[0] == 200  # the client's check never touches the database
+    finally:
+        hub["db"].resume()
+    assert api(hub, "GET", "/v1/packets")[0] == 200  # no restart needed
+    assert api(hub, "POST", "/v1/packets", a_packet())[0] == 201
+    assert " 500 " not in hub["log"].read_text()
