@@ -45,6 +45,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",  # Redoc's files, served by the hub itself (no CDN)
     "oauth2_provider",
     "allauth",
     "allauth.account",
@@ -186,6 +188,23 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["core.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "core.api.exception_handler",
     "UNAUTHENTICATED_USER": None,
+    "DEFAULT_SCHEMA_CLASS": "core.api.HubAutoSchema",
+}
+
+# The OpenAPI description of /v1, served at /v1/openapi.json and /v1/docs (drf-spectacular).
+SPECTACULAR_SETTINGS = {
+    "TITLE": "ltm hub API",
+    "DESCRIPTION": "The ltm wire protocol (/v1) as this hub speaks it. Every error body is `{\"error\": message}`.",
+    "VERSION": "0.2",
+    # 3.1: its schemas are JSON Schema 2020-12, the dialect of the packet schemas it embeds.
+    "OAS_VERSION": "3.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_AUTHENTICATION": [],
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SCHEMA_PATH_PREFIX": "/v1",
+    "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
 }
 
 # Mail (sign-up verification, password reset) goes to the console until EMAIL_HOST names an SMTP
