@@ -86,12 +86,12 @@ class PacketCollection(APIView):
     def post(self, request):
         team = _team_param(request)
         packet = _read_packet(request)
-        stored, _ = services.packet_push(actor=request.user, packet=packet, team=team)
+        stored = services.packet_push(actor=request.user, packet=packet, team=team)
         return Response(PacketIdSerializer(stored).data, status=201)
 
     def get(self, request):
-        team = _team_param(request)
-        packets = selectors.packet_list(viewer=request.user, team=team, limit=_limit_param(request))
+        team_name = request.query_params.get("team") or None
+        packets = selectors.packet_list(viewer=request.user, team_name=team_name, limit=_limit_param(request))
         return Response(PacketListSerializer({"packets": packets}).data)
 
 

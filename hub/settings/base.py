@@ -95,7 +95,9 @@ DATABASES = {
     "default": {
         **env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         "CONN_MAX_AGE": env.int("DB_CONN_MAX_AGE", default=60),
-        "CONN_HEALTH_CHECKS": True,
+        # No `SELECT 1` before every request (a round trip each): a connection the database
+        # dropped fails its next query instead, which answers 503 once, and Django then closes it.
+        "CONN_HEALTH_CHECKS": False,
     }
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
