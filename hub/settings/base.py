@@ -203,6 +203,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "core.http.client_address"
 AXES_USERNAME_CALLABLE = "accounts.lockout.attempted_username"
 AXES_LOCKOUT_TEMPLATE = "account/lockout.html"
+AXES_VERBOSE = False  # no banner on every start
 # No row per successful sign-in (the database handler's access log).
 AXES_DISABLE_ACCESS_LOG = True
 LOGIN_REDIRECT_URL = "/"
@@ -311,6 +312,10 @@ LOGGING = {
     "disable_existing_loggers": False,
     "filters": {"mask_secrets": {"()": "core.logs.MaskSecrets"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["mask_secrets"]}},
-    "loggers": {"django.server": {"handlers": ["console"], "level": "INFO", "propagate": False}},
+    "loggers": {
+        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        # django-axes notes every sign-in at INFO; lockouts (WARNING) are what an operator needs.
+        "axes": {"level": "WARNING"},
+    },
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
 }
