@@ -5,16 +5,12 @@ The production settings read the environment once, so each case runs in its own 
 import json
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-PRODUCTION = {
-    "PATH": "/usr/bin:/bin",
-    "DJANGO_SETTINGS_MODULE": "hub.settings.production",
-    "SECRET_KEY": "a-long-random-production-key-" + "x" * 40,
-    "ALLOWED_HOSTS": "hub.example.com",
-    "DATABASE_URL": "sqlite:///:memory:",
-}
+from tests.test_deploy_checks import PRODUCTION as DEPLOYED
+from tests.test_deploy_checks import ROOT
+
+# No Redis, and a database of its own: only the HTTP layer is asked.
+PRODUCTION = {key: value for key, value in DEPLOYED.items() if key != "REDIS_URL"} | {"DATABASE_URL": "sqlite:///:memory:"}
 ASK = """
 import json, sys, django
 django.setup()
