@@ -3,6 +3,7 @@ protocol) and the claim link of an account made by `ltm join` (/v1/account/claim
 
 import json
 
+from allauth.core import ratelimit
 from django.db import transaction
 from django.http import JsonResponse
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
@@ -67,6 +68,15 @@ class DeviceAuthorizationView(PostOnly, dot_views.DeviceAuthorizationView):
     oauthlib_backend_class = FormTolerantOAuthLibCore
 
     def post(self, request, *args, **kwargs):
+        # Each request makes a grant row that lives until the hourly purge: a limit per client
+        # address (ACCOUNT_RATE_LIMITS["device_authorization"], in the shared cache). The client
+        # prints error_description of any answer that is not a 200.
+        if not ratelimit.consume(request, action="device_authorization"):
+            response = _oauth_error(
+                "slow_down", "too many sign-in requests from this address; wait a minute and try again", 429
+            )
+            response["Retry-After"] = "60"
+            return response
         client_id = request.POST.get("client_id", "")
         if client_id and not get_application_model().objects.filter(client_id=client_id).exists():
             # oauthlib says invalid_request here; RFC 6749 section 5.2 says invalid_client.

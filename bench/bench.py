@@ -116,6 +116,7 @@ def main():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hub.settings.production")
     os.environ.setdefault("SECRET_KEY", "bench-only")
     os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1")
+    os.environ.setdefault("SECURE_COOKIES", "0")  # plain http on loopback: no https redirect
     os.environ.setdefault("DATABASE_URL", f"sqlite:///{scratch}/bench.sqlite3")
     token, pull_id = setup_database(args.packets)
     database = os.environ["DATABASE_URL"].split("://")[0]
