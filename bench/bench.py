@@ -26,6 +26,7 @@ It re-seeds the packets of a user `bench` in that database: never point it at pr
 """
 
 import argparse
+import atexit
 import json
 import os
 import shutil
@@ -205,6 +206,7 @@ def main():
         raise SystemExit("bench needs wrk on PATH (Debian/Ubuntu: apt-get install wrk)")
 
     scratch = tempfile.mkdtemp(prefix="ltm-bench-")
+    atexit.register(shutil.rmtree, scratch, ignore_errors=True)  # on an early exit too
     # What a deployment runs (gunicorn's hub.wsgi reads the same variables): production settings.
     os.environ["DJANGO_SETTINGS_MODULE"] = "hub.settings.production"
     os.environ.setdefault("SECRET_KEY", "bench-only")
@@ -288,7 +290,6 @@ def main():
     print_table(report, earlier)
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
-    shutil.rmtree(scratch, ignore_errors=True)
 
 
 def print_table(report, earlier=None) -> None:
