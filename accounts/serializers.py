@@ -2,6 +2,8 @@
 
 from rest_framework import serializers
 
+from core.serializers import InstantField
+
 
 class UserRefSerializer(serializers.Serializer):
     """A person as other people see them: `{"id", "display"}`."""
@@ -12,5 +14,5 @@ class UserRefSerializer(serializers.Serializer):
 
 class ClaimLinkSerializer(serializers.Serializer):
     url = serializers.URLField(help_text="open it in a browser to give this account an email and a password")
-    expires_at = serializers.DateTimeField()
+    expires_at = InstantField()
 

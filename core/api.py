@@ -69,10 +69,6 @@ def json_error(message: str, status: int) -> JsonResponse:
     return JsonResponse({"error": message}, status=status)
 
 
-def rfc3339(moment) -> str:
-    """A timestamp as the wire carries it: ISO 8601, UTC written `Z`."""
-    return moment.isoformat().replace("+00:00", "Z")
-
 
 
 # The OpenAPI description (drf-spectacular): what each error status means on the wire.

@@ -9,7 +9,8 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import NO_CONTENT, error_responses, rfc3339
+from core.api import NO_CONTENT, error_responses
+from core.timestamps import rfc3339
 from core.errors import BadRequest, LengthRequired
 from core.parsers import read_json_body
 from ltm.protocol.packet import MAX_PACKET_BYTES, PacketError, validate_packet

@@ -5,6 +5,8 @@ from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.plumbing import ResolvedComponent
 from rest_framework import serializers
 
+from core.serializers import InstantField
+
 from ltm.protocol.packet import SUPPORTED_VERSIONS, schema
 
 
@@ -41,7 +43,7 @@ class PacketIdSerializer(serializers.Serializer):
 
 
 class PacketListItemSerializer(PacketIdSerializer):
-    created_at = serializers.DateTimeField()
+    created_at = InstantField()
     goal = serializers.CharField()
 
 

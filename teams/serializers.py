@@ -8,6 +8,7 @@ from rest_framework import serializers
 
 from accounts.models import DISPLAY_MAX_LENGTH
 from accounts.serializers import UserRefSerializer
+from core.serializers import InstantField
 from teams.models import TEAM_NAME_PATTERN
 
 
@@ -21,7 +22,7 @@ class TeamSerializer(TeamRefSerializer):
 
 
 class TeamListItemSerializer(TeamSerializer):
-    created_at = serializers.DateTimeField()
+    created_at = InstantField()
 
 
 class TeamCreatedSerializer(serializers.Serializer):
@@ -41,7 +42,7 @@ class MemberSerializer(serializers.Serializer):
     display = serializers.CharField(source="user.display_name")
     email = serializers.EmailField(source="user.email", required=False, help_text="absent when the user has none")
     role = serializers.ChoiceField(choices=["owner", "member"])
-    joined_at = serializers.DateTimeField()
+    joined_at = InstantField()
 
     def to_representation(self, instance):
         item = super().to_representation(instance)
@@ -57,7 +58,7 @@ class MemberListSerializer(serializers.Serializer):
 class InviteCreatedSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="48 hex characters, single use")
     url = serializers.URLField(help_text="<hub>/v1/invites/<code>, what `ltm join` takes")
-    expires_at = serializers.DateTimeField()
+    expires_at = InstantField()
 
 
 class InviteSerializer(serializers.Serializer):
@@ -65,8 +66,8 @@ class InviteSerializer(serializers.Serializer):
 
     id = serializers.CharField()
     created_by = UserRefSerializer(allow_null=True)
-    created_at = serializers.DateTimeField()
-    expires_at = serializers.DateTimeField()
+    created_at = InstantField()
+    expires_at = InstantField()
 
 
 class InviteListSerializer(serializers.Serializer):
