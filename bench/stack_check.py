@@ -287,6 +287,8 @@ class Journey:
     def stop_redis(self):
         server = redis.Redis.from_url(self.stack.redis_url)
         options = {name: server.config_get(name)[name] for name in REDIS_OPTIONS}
+        # A Redis in the foreground belongs to a supervisor (systemd, a container): not ours to stop.
+        check(options["daemonize"] == "yes", "Redis runs under a supervisor; this check only stops a daemonized one")
         command = [shutil.which("redis-server") or "redis-server"]
         for name, value in options.items():
             command += [f"--{name}", *(value.split() if name == "bind" else [value])]
