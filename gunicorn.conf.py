@@ -1,7 +1,7 @@
 """gunicorn's settings for every deployment (`gunicorn -c gunicorn.conf.py hub.wsgi:application`,
 as the Procfile, docker-compose.yml and the Docker image run it).
 
-Minimal for now: where to listen, how many workers, the access log on stdout."""
+Where to listen, how many workers, the access log on stdout."""
 
 import os
 
@@ -10,3 +10,6 @@ import os
 bind = [f"{os.environ.get('WEB_HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"]
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 accesslog = "-"
+# gunicorn's control socket is one path per user ($HOME/.gunicorn/gunicorn.ctl): several hubs on
+# one machine would take it from each other, and nothing here uses it.
+control_socket_disable = True

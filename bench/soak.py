@@ -126,7 +126,7 @@ def steady(traffic: Traffic, port: int, clients: int, rate: float, seconds: floa
         thread.start()
     minute = 1
     while any(thread.is_alive() for thread in threads):
-        threads[0].join(timeout=1)
+        time.sleep(1)
         if time.monotonic() - began >= 60 * minute:
             report(f"minute {minute}", began + 60 * (minute - 1))
             minute += 1

@@ -5,6 +5,7 @@ and started again without taking the others down; `stop()` ends every one, even 
 """
 
 import os
+import random
 import secrets
 import signal
 import socket
@@ -23,12 +24,15 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/11"
 
 
 def free_ports(count: int) -> int:
-    """The first of `count` consecutive free loopback ports (honcho gives web.N the port base+N-1)."""
-    for _ in range(50):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            base = probe.getsockname()[1]
-        if base + count < 65536 and all(_free(base + i) for i in range(count)):
+    """The first of `count` consecutive free loopback ports (honcho gives web.N the port base+N-1),
+    below the kernel's range for outgoing connections, which could take them before gunicorn binds."""
+    try:
+        lowest_ephemeral = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        lowest_ephemeral = 32768
+    for _ in range(100):
+        base = random.randrange(10000, lowest_ephemeral - count)
+        if all(_free(base + i) for i in range(count)):
             return base
     raise RuntimeError("no free ports")
 

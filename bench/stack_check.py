@@ -30,6 +30,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
 
@@ -150,8 +151,9 @@ class Journey:
         return f"web.1 {self.a}, web.2 {self.b}, worker, beat"
 
     def token_auth(self):
-        for name in ("alice", "bob", "carol"):
-            self.stack.manage("ltm_user", name, "--password", PASSWORD)
+        with ThreadPoolExecutor() as pool:  # three Django start-ups at once
+            list(pool.map(lambda name: self.stack.manage("ltm_user", name, "--password", PASSWORD),
+                          ("alice", "bob", "carol")))
         self.api = Http(self.stack.manage("ltm_token", "alice", "--name", "stack-check"))
         self.api.expect(200, "GET", self.a + "/v1/packets?limit=1")
         Http(token="ltm_not-a-token").expect(401, "GET", self.a + "/v1/packets?limit=1")
