@@ -35,3 +35,14 @@ def test_compose_starts_the_hub_after_its_release():
     for name in ("web", "worker", "beat"):
         assert services[name]["depends_on"]["release"] == {"condition": "service_completed_successfully"}
     assert services["release"]["restart"] == "no"
+
+
+def test_compose_names_only_services_it_has():
+    """What `docker compose config` would refuse, where no compose client is installed."""
+    compose = _compose()
+    services = compose["services"]
+    for name, service in services.items():
+        assert set(service.get("depends_on", {})) <= set(services) - {name}, name
+        assert "image" in service or "build" in service, name
+        for volume in service.get("volumes", []):
+            assert volume.split(":")[0] in compose["volumes"], volume
