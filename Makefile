@@ -30,6 +30,7 @@ beat: install
 test: install
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+# Needs wrk (apt-get install wrk). DATABASE_URL picks the database; BENCH_ARGS="--json run.json" etc.
 bench: install
 	$(PY) bench/bench.py $(BENCH_ARGS)
 

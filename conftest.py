@@ -3,6 +3,7 @@
 import uuid
 
 import pytest
+from axes.handlers.proxy import AxesProxyHandler
 
 from accounts.services import api_token_create, user_upsert
 from core.testing import ApiClient
@@ -68,3 +69,5 @@ def _cache_of_its_own(settings):
     database, which is also the Celery broker and may be shared with another run. A fixture, not a
     line in hub/settings/test.py: settings are read once per run, the prefix changes per test."""
     settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
+    # django-axes's cache handler holds on to the cache it first saw: give it this test's.
+    AxesProxyHandler.get_implementation(force=True)

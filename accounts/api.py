@@ -3,8 +3,11 @@ protocol) and the claim link of an account made by `ltm join` (/v1/account/claim
 
 import json
 
+from allauth.core import ratelimit
 from django.db import transaction
 from django.http import JsonResponse
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from oauth2_provider import views as dot_views
 from oauth2_provider.models import get_application_model
 from oauth2_provider.scopes import get_scopes_backend
@@ -14,12 +17,34 @@ from rest_framework.views import APIView
 from accounts import services
 from accounts.device_flow import ALREADY_REDEEMED
 from accounts.oauth import FormTolerantOAuthLibCore, HubDeviceServer
-from core.api import http_status, rfc3339
+from accounts.serializers import ClaimLinkSerializer
+from core.api import error_responses, http_status
 from core.errors import HubError
 from core.links import external_url
 
 DEVICE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code"
 NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
+
+# The two kinds of bearer token, as OpenAPI security schemes (one header, two origins).
+BEARER_SCHEMES = {
+    "apiToken": "a personal API token issued by the hub (`ltm_...`, from the dashboard or `manage.py ltm_token`)",
+    "oauthToken": "an OAuth access token from the device flow (POST /oauth/authorize_device, then /oauth/token)",
+}
+# Either token, or none at all (the invite accept).
+OPTIONAL_BEARER = [{name: []} for name in BEARER_SCHEMES] + [{}]
+
+
+class BearerAuthenticationScheme(OpenApiAuthenticationExtension):
+    """accounts.authentication.BearerAuthentication in the OpenAPI description: either token."""
+
+    target_class = "accounts.authentication.BearerAuthentication"
+    name = list(BEARER_SCHEMES)
+
+    def get_security_definition(self, auto_schema):
+        return [{"type": "http", "scheme": "bearer", "description": text} for text in BEARER_SCHEMES.values()]
+
+    def get_security_requirement(self, auto_schema):
+        return [{name: []} for name in BEARER_SCHEMES]
 
 
 def _oauth_error(error: str, description: str, status: int = 400) -> JsonResponse:
@@ -43,6 +68,15 @@ class DeviceAuthorizationView(PostOnly, dot_views.DeviceAuthorizationView):
     oauthlib_backend_class = FormTolerantOAuthLibCore
 
     def post(self, request, *args, **kwargs):
+        # Each request makes a grant row that lives until the hourly purge: a limit per client
+        # address (ACCOUNT_RATE_LIMITS["device_authorization"], in the shared cache). The client
+        # prints error_description of any answer that is not a 200.
+        if not ratelimit.consume(request, action="device_authorization"):
+            response = _oauth_error(
+                "slow_down", "too many sign-in requests from this address; wait a minute and try again", 429
+            )
+            response["Retry-After"] = "60"
+            return response
         client_id = request.POST.get("client_id", "")
         if client_id and not get_application_model().objects.filter(client_id=client_id).exists():
             # oauthlib says invalid_request here; RFC 6749 section 5.2 says invalid_client.
@@ -89,10 +123,18 @@ class TokenView(PostOnly, dot_views.TokenView):
         return response
 
 
+@extend_schema_view(
+    post=extend_schema(
+        summary="A link to give this account an email and a password (hub extension)",
+        description="For an account made by `ltm join`, which has neither; 409 once it has a password.",
+        request=None,
+        responses={201: ClaimLinkSerializer, **error_responses(409)},
+    ),
+)
 class ClaimLinkApi(APIView):
     """POST /v1/account/claim-link (bearer) → 201 {"url", "expires_at"}."""
 
     def post(self, request):
         code, expires_at = services.claim_code_create(actor=request.user)
         url = external_url(request, f"/claim/{code}")
-        return Response({"url": url, "expires_at": rfc3339(expires_at)}, status=201)
+        return Response(ClaimLinkSerializer({"url": url, "expires_at": expires_at}).data, status=201)

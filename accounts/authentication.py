@@ -1,12 +1,8 @@
 """Bearer authentication for /v1: personal API tokens (and OAuth access tokens)."""
 
-from dataclasses import dataclass, field
-
-from django.utils import timezone
-from oauth2_provider.models import get_access_token_model
 from rest_framework import authentication, exceptions, permissions
 
-from accounts.models import ApiToken, hash_token
+from accounts.selectors import bearer_get
 from accounts.services import api_token_touch, oauth_token_touch
 
 READ = "read"
@@ -18,15 +14,6 @@ SCOPE_REFUSED = {
 }
 
 
-@dataclass
-class BearerCredential:
-    """What the bearer proved: which kind of token, and the scopes it grants."""
-
-    kind: str
-    scopes: frozenset = field(default_factory=lambda: frozenset({READ, WRITE}))
-    token: object = None
-
-
 def bearer_from_header(request) -> str | None:
     header = request.META.get("HTTP_AUTHORIZATION", "")
     scheme, _, value = header.partition(" ")
@@ -36,31 +23,15 @@ def bearer_from_header(request) -> str | None:
 
 
 def authenticate_bearer(plaintext: str):
-    """(user, credential) for a valid token, else None. Used by the API and by invites."""
-    token = (
-        ApiToken.objects.select_related("user")
-        .filter(token_hash=hash_token(plaintext), revoked_at__isnull=True, user__is_active=True)
-        .first()
-    )
-    if token is None:
-        return _authenticate_oauth(plaintext)
-    api_token_touch(token=token)
-    return token.user, BearerCredential(kind="api", token=token)
-
-
-def _authenticate_oauth(plaintext: str):
-    """An OAuth access token from the device flow, looked up by its checksum (only the checksum
-    is stored), with the scopes it was granted."""
-    token = (
-        get_access_token_model()
-        .objects.select_related("user", "application")
-        .filter(token_checksum=hash_token(plaintext), expires__gt=timezone.now(), user__is_active=True)
-        .first()
-    )
-    if token is None:
+    """(user, bearer) for a valid token, else None. Used by the API and by invites. The bearer
+    (accounts.selectors.Bearer) carries the token's scopes."""
+    bearer = bearer_get(plaintext=plaintext)
+    if bearer is None:
         return None
-    oauth_token_touch(token=token)
-    return token.user, BearerCredential(kind="oauth", scopes=frozenset(token.scope.split()), token=token)
+    if bearer.use_unrecorded:  # at most once per LAST_USED_RESOLUTION
+        touch = api_token_touch if bearer.kind == "api" else oauth_token_touch
+        touch(token_id=bearer.token_id)
+    return bearer.user, bearer
 
 
 class BearerAuthentication(authentication.BaseAuthentication):

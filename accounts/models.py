@@ -1,4 +1,5 @@
 import hashlib
+from datetime import timedelta
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
@@ -7,6 +8,8 @@ from core.ids import new_id
 
 DISPLAY_MAX_LENGTH = 80
 TOKEN_NAME_MAX_LENGTH = 64
+# A token's last use is recorded at most this often, so reads don't write on every request.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
 
 
 class User(AbstractUser):

@@ -5,12 +5,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.core import signing
+from django.db import connection
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_application_model, get_device_grant_model
 
 from accounts import code_attempts
 from accounts.device_flow import REDEEMED, is_well_formed_user_code, normalize_user_code
-from accounts.models import ApiToken, User
+from accounts.models import LAST_USED_RESOLUTION, ApiToken, User, hash_token
 from core.errors import BadRequest, Gone
 
 
@@ -28,7 +29,7 @@ class Device:
 
 def device_list(*, viewer) -> list[Device]:
     """The viewer's active OAuth access tokens, newest first. `last_used` is refreshed at most
-    once a minute (see accounts.services.oauth_token_touch)."""
+    once a minute (see accounts.authentication)."""
     tokens = (
         get_access_token_model()
         .objects.filter(user=viewer, expires__gt=timezone.now())
@@ -113,3 +114,56 @@ def claim_code_user(*, code: str, lock: bool = False) -> User:
     if user is None or user.has_usable_password() or password_fingerprint(user) != fingerprint:
         raise Gone(CLAIM_GONE)
     return user
+
+
+# Bearer tokens: one round trip per request
+
+BEARER_USER_FIELDS = {"id", "username", "display", "email"}
+
+
+@dataclass(frozen=True)
+class Bearer:
+    """What a valid bearer token proves: who, with which kind of token and which scopes, and
+    whether its last use is old enough to record again."""
+
+    user: User
+    kind: str
+    token_id: str
+    scopes: frozenset
+    use_unrecorded: bool
+
+
+def bearer_get(*, plaintext: str) -> Bearer | None:
+    """The live personal API token or OAuth access token with this value (both are stored only as
+    the SHA-256 of the value), with its active user; None when there is none.
+
+    Every /v1 request asks this, so it is one plain SQL statement over both token tables rather
+    than two ORM queries: the ORM's compilation and the columns it fetches (the password hash
+    among them) cost more than the rest of a pull. Nothing is cached, so a revoked token fails on
+    the very next request, on every web process."""
+    access_token = get_access_token_model()
+    # In the model's field order, as User.from_db takes them; the others stay deferred.
+    user_fields = [f for f in User._meta.concrete_fields if f.attname in BEARER_USER_FIELDS]
+    user_columns = ", ".join(f"u.{field.column}" for field in user_fields)
+    now = timezone.now()
+    stale_before = connection.ops.adapt_datetimefield_value(now - LAST_USED_RESOLUTION)
+    sql = f"""
+        SELECT 'api', t.id, '', (t.last_used_at IS NULL OR t.last_used_at <= %s), {user_columns}
+        FROM {ApiToken._meta.db_table} t JOIN {User._meta.db_table} u ON u.id = t.user_id
+        WHERE t.token_hash = %s AND t.revoked_at IS NULL AND u.is_active
+        UNION ALL
+        SELECT 'oauth', CAST(a.id AS varchar(26)), a.scope, a.updated <= %s, {user_columns}
+        FROM {access_token._meta.db_table} a JOIN {User._meta.db_table} u ON u.id = a.user_id
+        WHERE a.token_checksum = %s AND a.expires > %s AND u.is_active
+    """
+    checksum = hash_token(plaintext)
+    params = [stale_before, checksum, stale_before, checksum, connection.ops.adapt_datetimefield_value(now)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    kind, token_id, scope, use_unrecorded, *user_values = row
+    user = User.from_db(connection.alias, [field.attname for field in user_fields], user_values)
+    scopes = frozenset(scope.split()) if kind == "oauth" else frozenset({"read", "write"})
+    return Bearer(user=user, kind=kind, token_id=token_id, scopes=scopes, use_unrecorded=bool(use_unrecorded))

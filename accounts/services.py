@@ -19,8 +19,6 @@ from accounts.selectors import CLAIM_SALT, claim_code_user, device_grant_find, d
 from accounts.signals import user_deleting
 from core.errors import BadRequest, Conflict, NotFound, Unauthorized
 
-# Refresh a token's last use at most this often, so reads don't write on every request.
-LAST_USED_RESOLUTION = timedelta(minutes=1)
 CLAIM_LINK_LIFETIME = timedelta(hours=1)
 
 
@@ -105,20 +103,16 @@ def api_token_revoke(*, actor: User, token_id: str) -> ApiToken:
     return token
 
 
-def api_token_touch(*, token: ApiToken) -> None:
-    """Record use, at most once per LAST_USED_RESOLUTION."""
-    now = timezone.now()
-    if token.last_used_at is None or now - token.last_used_at >= LAST_USED_RESOLUTION:
-        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
-        token.last_used_at = now
+def api_token_touch(*, token_id: str) -> None:
+    """Record that a personal API token was used now (the bearer check calls this at most once
+    per LAST_USED_RESOLUTION, see accounts.selectors.bearer_get)."""
+    ApiToken.objects.filter(pk=token_id).update(last_used_at=timezone.now())
 
 
-def oauth_token_touch(*, token) -> None:
-    """Record an OAuth access token's use in `updated`, at most once per LAST_USED_RESOLUTION."""
-    now = timezone.now()
-    if now - token.updated >= LAST_USED_RESOLUTION:
-        get_access_token_model().objects.filter(pk=token.pk).update(updated=now)
-        token.updated = now
+def oauth_token_touch(*, token_id) -> None:
+    """Record that an OAuth access token was used now, in the toolkit's `updated` column (the
+    dashboard's "last used")."""
+    get_access_token_model().objects.filter(pk=token_id).update(updated=timezone.now())
 
 
 # Devices signed in through the device flow

@@ -7,6 +7,7 @@ from urllib.parse import urlencode
 
 from django.apps import apps
 from django.db.models import F
+from django.test import Client
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_application_model, get_device_grant_model
 
@@ -103,3 +104,13 @@ def make_access_token(user, token="device-token-value", scope="read write"):
         user=user, application=application, token=token, scope=scope,
         expires=timezone.now() + timedelta(days=30),
     )
+
+
+def password_sign_in(login: str, password: str, *, path: str = "/accounts/login/", address: str = "127.0.0.1"):
+    """Signs in through a password form, as a browser would (allauth's by default, the admin's with
+    path="/admin/login/"): the answer, and whether it signed in. (Django's Client.login() bypasses
+    the forms, and django-axes refuses sign-ins that carry no request.)"""
+    client = Client(REMOTE_ADDR=address)
+    field = "username" if path.startswith("/admin/") else "login"
+    response = client.post(path, {field: login, "password": password})
+    return response, "_auth_user_id" in client.session

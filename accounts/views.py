@@ -20,8 +20,6 @@ from core.errors import BadRequest, Conflict, Gone, HubError
 from core.http import client_address
 from core.links import hub_url
 
-# The plaintext of a token just created waits here for the next page view, then is gone.
-NEW_TOKEN_SESSION_KEY = "dashboard_new_token"
 DEVICE_OUTCOMES = ("approved", "denied")
 
 
@@ -39,6 +37,7 @@ def _device_enter_page(request, *, code="", problem: HubError | None = None):
     return render(request, "device/enter.html", context, status=http_status(problem) if problem else 200)
 
 
+@never_cache  # the confirmation page shows the code
 @require_GET
 @login_required
 def device_enter(request):
@@ -123,27 +122,34 @@ def claim_page(request, code):
 # Dashboard: tokens and devices, the account
 
 
+@never_cache
 @login_required
 def tokens(request):
-    """Personal API tokens and the devices signed in through `ltm auth`."""
+    """Personal API tokens and the devices signed in through `ltm auth`.
+
+    A new token's plaintext is shown in the answer to the POST that made it (201), and nowhere
+    else: it is never kept in the session, where a reader of the session table could use it.
+    """
     form = TokenCreateForm(request.POST or None)
+    new_token = None
     if request.method == "POST" and form.is_valid():
         try:
             token, plaintext = services.api_token_create(actor=request.user, name=form.cleaned_data["name"])
         except HubError as exc:
             form.add_error("name", exc.message)
         else:
-            request.session[NEW_TOKEN_SESSION_KEY] = {"name": token.name, "plaintext": plaintext}
+            new_token = {"name": token.name, "plaintext": plaintext}
             messages.success(request, f"Token “{token.name}” created. Copy it now: it is shown only once.")
-            return redirect("tokens")
+            form = TokenCreateForm()
     context = {
         "form": form,
-        "new_token": request.session.pop(NEW_TOKEN_SESSION_KEY, None) if request.method == "GET" else None,
+        "new_token": new_token,
         "api_tokens": selectors.api_token_list(viewer=request.user),
         "devices": selectors.device_list(viewer=request.user),
         "hub_url": hub_url(request),
     }
-    return render(request, "accounts/tokens.html", context, status=400 if form.errors else 200)
+    status = 400 if form.errors else 201 if new_token else 200
+    return render(request, "accounts/tokens.html", context, status=status)
 
 
 @login_required

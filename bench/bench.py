@@ -1,63 +1,55 @@
-"""Benchmark of the packets wire API under gunicorn.
+"""Benchmark of the packets wire API: a live gunicorn driven by wrk.
 
-Starts the hub under gunicorn against the database of DATABASE_URL (default: a throw-away SQLite
-file), seeds packets for one user, then drives healthz, push, list (limit 50) and pull with
-concurrent clients for a fixed number of requests each, and prints requests per second,
-p50/p95/p99 latency and each endpoint's throughput as a ratio of healthz.
+Starts the hub as production runs it (gunicorn, sync workers, the production settings) against
+the database of DATABASE_URL (default: a throw-away SQLite file; a PostgreSQL database is created
+if missing), and drives it from loopback with wrk (32 connections by default), for a fixed time
+per call:
+
+    healthz    GET /v1/healthz
+    list       GET /v1/packets?limit=50, with 100 and with 100,000 packets seeded for the user
+    pull       GET /v1/packets/<id> of a seeded packet
+    push       POST /v1/packets, a 3 KB packet with a fresh id on every request
+
+It prints one table: requests per second, p50/p99 latency (wrk's), throughput as a ratio of a
+healthz run made just before each call (the machine is shared and noisy: compare ratios taken
+inside one run), CPU per call, SQL round trips per call (bench/roundtrips.py), and the list's
+100,000÷100 ratio (each side's ratio to healthz). CPU per call is the CPU time (user + system,
+/proc/<pid>/stat) that gunicorn's master and workers and the PostgreSQL backends connected to the
+bench's database spent during the run, divided by the requests wrk completed; PostgreSQL's shared
+background processes (WAL writer, checkpointer) are not counted, and wrk itself is not.
 
     make bench                                   # SQLite
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ltm_bench make bench
-    python bench/bench.py --packets 10000 --requests 2000 --clients 8 --workers 3
+    python bench/bench.py --duration 5 --json after.json --compare before.json
+
+It re-seeds the packets of a user `bench` in that database: never point it at production.
 """
 
 import argparse
+import atexit
 import json
 import os
+import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
-from concurrent.futures import ThreadPoolExecutor
-from http.client import HTTPConnection
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+HERE = Path(__file__).resolve().parent
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-def setup_database(packet_count: int) -> tuple[str, str]:
-    """Migrate, create the bench user and its token, seed packets. Returns (token, a packet id)."""
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    from accounts.services import api_token_create, user_upsert
-    from ltm.protocol.packet import canonical_json, example_packet
-    from packets.models import Packet
-
-    call_command("migrate", verbosity=0)
-    user, _ = user_upsert(username="bench")
-    Packet.objects.filter(owner=user).delete()
-    body = canonical_json(example_packet())
-    batch = [
-        Packet(id=f"01BENCH{i:019d}", owner=user, ltm_version="0.2", created_at=f"2026-01-01T00:00:{i % 60:02d}Z",
-               goal=f"bench goal {i}", next_step="next", body=body)
-        for i in range(packet_count)
-    ]
-    Packet.objects.bulk_create(batch, batch_size=1000)
-    _, token = api_token_create(actor=user, name="bench")
-    return token, batch[0].id if batch else ""
 
 
 def wait_until_up(port: int, seconds: float = 30) -> None:
@@ -71,93 +63,253 @@ def wait_until_up(port: int, seconds: float = 30) -> None:
     raise SystemExit("gunicorn did not come up")
 
 
-def drive(port, requests_total, clients, make_request):
-    """Send `requests_total` requests from `clients` threads; returns (seconds, latencies)."""
-    latencies, lock = [], threading.Lock()
-    per_client = requests_total // clients
+def create_database_if_missing(url: str) -> None:
+    parts = urlsplit(url)
+    if parts.scheme not in ("postgres", "postgresql"):
+        return
+    import psycopg
+    from psycopg import sql
 
-    def client(index):
-        conn = HTTPConnection("127.0.0.1", port, timeout=30)
-        mine = []
-        for n in range(per_client):
-            method, path, body, headers = make_request(index, n)
-            started = time.perf_counter()
-            conn.request(method, path, body=body, headers=headers)
-            response = conn.getresponse()
-            response.read()
-            mine.append(time.perf_counter() - started)
-            if response.status >= 300:
-                raise SystemExit(f"{method} {path} answered {response.status}")
-        conn.close()
-        with lock:
-            latencies.extend(mine)
-
-    started = time.perf_counter()
-    with ThreadPoolExecutor(clients) as pool:
-        list(pool.map(client, range(clients)))
-    return time.perf_counter() - started, latencies
+    name = parts.path.lstrip("/")
+    admin = parts._replace(scheme="postgresql", path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
-def percentile(values, fraction):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+def setup_database() -> str:
+    """Migrate and create the bench user and its token. Returns the token."""
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from accounts.services import api_token_create, user_upsert
+
+    call_command("migrate", verbosity=0)
+    user, _ = user_upsert(username="bench")
+    _, token = api_token_create(actor=user, name="bench")
+    return token
+
+
+def seed(count: int) -> str:
+    """Replace the bench user's packets with `count` 3 KB packets (bulk insert, not the API), a
+    second apart. Returns the id of one in the middle."""
+    from django.db import connection
+
+    from accounts.models import User
+    from packets.models import Packet
+
+    user = User.objects.get(username="bench")
+    Packet.objects.filter(owner=user).delete()
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    body = packet_template()
+    for first in range(0, count, 5000):
+        ids = [f"01BENCH{i:019d}" for i in range(first, min(count, first + 5000))]
+        Packet.objects.bulk_create(
+            Packet(id=pid, owner=user, ltm_version="0.2", created_at=start + timedelta(seconds=first + n),
+                   goal=f"bench goal {first + n}", next_step="next", body=body.replace("__ID__", pid))
+            for n, pid in enumerate(ids)
+        )
+    if connection.vendor == "postgresql":
+        # What autovacuum would reach by itself, done now rather than in the middle of a measurement.
+        with connection.cursor() as cursor:
+            cursor.execute(f"VACUUM ANALYZE {Packet._meta.db_table}")
+    return f"01BENCH{count // 2:019d}"
+
+
+def packet_count() -> int:
+    from packets.models import Packet
+
+    return Packet.objects.filter(owner__username="bench").count()
+
+
+def packet_template() -> str:
+    """The protocol's example packet (3 KB of canonical JSON) with "__ID__" for its id."""
+    from ltm.protocol.packet import canonical_json, example_packet
+
+    return canonical_json(dict(example_packet(), id="__ID__"))
+
+
+def cpu_seconds(pids) -> dict[int, float]:
+    """CPU time (user + system) of each process still alive, from /proc/<pid>/stat."""
+    times = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        times[pid] = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return times
+
+
+def serving_processes(gunicorn_pid: int, database: str | None) -> list[int]:
+    """gunicorn's master and workers, and the PostgreSQL backends connected to `database`
+    (their process title names it); the server's shared background processes are not counted."""
+    pids = [gunicorn_pid]
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            title = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").split()
+        except OSError:
+            continue
+        parent = int(stat.rpartition(")")[2].split()[1])
+        if parent == gunicorn_pid or (database and title[:1] == ["postgres:"] and database in title):
+            pids.append(int(entry.name))
+    return pids
+
+
+def run_wrk(port, path, args, mode="get", token="", body_file="", seconds=None) -> dict:
+    command = ["wrk", "--threads", str(args.threads), "--connections", str(args.connections),
+               "--duration", f"{seconds or args.duration}s", "--timeout", "5s", "--script", str(HERE / "wrk.lua"),
+               f"http://127.0.0.1:{port}{path}", "--", mode, token, body_file]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=(seconds or args.duration) + 60)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if done.returncode or not lines:
+        raise SystemExit(f"wrk failed ({done.returncode}): {done.stderr or done.stdout}")
+    return json.loads(lines[-1])
+
+
+def measure(port, path, args, processes, **wrk_options) -> dict:
+    """One wrk run after a short warm-up, with the CPU the serving processes spent during it."""
+    run_wrk(port, path, args, seconds=args.warmup, **wrk_options)
+    pids = processes()
+    before = cpu_seconds(pids)
+    result = run_wrk(port, path, args, **wrk_options)
+    after = cpu_seconds(pids)
+    if result["http_errors"]:
+        raise SystemExit(f"{path}: {result['http_errors']} answers were HTTP errors (gunicorn's log above)")
+    spent = sum(after[pid] - before[pid] for pid in after if pid in before)
+    result["processes"] = len(after)
+    result["rate"] = result["requests"] / result["seconds"]
+    result["cpu_ms"] = spent / max(result["requests"], 1) * 1000
+    return result
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--packets", type=int, default=10_000)
-    parser.add_argument("--requests", type=int, default=2_000, help="per endpoint")
-    parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
+    parser.add_argument("--duration", type=int, default=10, help="seconds of load per call (default 10)")
+    parser.add_argument("--warmup", type=int, default=2, help="seconds of untimed load before each (default 2)")
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--threads", type=int, default=2, help="wrk threads")
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn sync workers")
+    parser.add_argument("--packets", type=int, nargs=2, default=[100, 100_000], metavar=("FEW", "MANY"),
+                        help="packets seeded for the two list runs (default 100 100000)")
+    parser.add_argument("--json", metavar="FILE", help="also write the results to FILE")
+    parser.add_argument("--compare", metavar="FILE", help="a --json file of an earlier run: print its ratios beside")
     args = parser.parse_args()
+    if args.packets[0] == args.packets[1]:
+        parser.error("--packets needs two different sizes")
+    if not shutil.which("wrk"):
+        raise SystemExit("bench needs wrk on PATH (Debian/Ubuntu: apt-get install wrk)")
 
     scratch = tempfile.mkdtemp(prefix="ltm-bench-")
+    atexit.register(shutil.rmtree, scratch, ignore_errors=True)  # on an early exit too
     # What a deployment runs (gunicorn's hub.wsgi reads the same variables): production settings.
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hub.settings.production")
+    os.environ["DJANGO_SETTINGS_MODULE"] = "hub.settings.production"
     os.environ.setdefault("SECRET_KEY", "bench-only")
     os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1")
+    os.environ.setdefault("SECURE_COOKIES", "0")  # plain http on loopback: no https redirect
     os.environ.setdefault("DATABASE_URL", f"sqlite:///{scratch}/bench.sqlite3")
-    token, pull_id = setup_database(args.packets)
-    database = os.environ["DATABASE_URL"].split("://")[0]
+    os.environ.pop("DEBUG", None)
+    create_database_if_missing(os.environ["DATABASE_URL"])
+    token = setup_database()
+    from django.db import connection
 
+    database = connection.settings_dict["NAME"] if connection.vendor == "postgresql" else None
+    body_file = Path(scratch) / "packet.json"
+    body_file.write_text(packet_template())
+
+    few, many = args.packets
+    seed(few)
     port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "hub.wsgi:application", "--bind", f"127.0.0.1:{port}",
          "--workers", str(args.workers), "--log-level", "warning"],
         cwd=ROOT,
     )
+    rows, healthz_runs = {}, []
     try:
         wait_until_up(port)
-        auth = {"Authorization": f"Bearer {token}"}
-        from ltm.protocol.packet import example_packet
+        # Fresh workers keep getting faster over their first thousand or so requests: without this,
+        # whichever call came first would look slower than it is.
+        run_wrk(port, "/v1/packets?limit=50", args, token=token, seconds=3 * args.warmup)
 
-        template = example_packet()
+        def processes():
+            return serving_processes(server.pid, database)
 
-        def push(index, n):
-            packet = dict(template, id=f"01BENCHPUSH{index:03d}{n:012d}")
-            return "POST", "/v1/packets", json.dumps(packet), {**auth, "Content-Type": "application/json"}
+        def run(name, path, **options):
+            # The machine is shared and its load drifts: each call is compared with a healthz run
+            # made just before it, through the same server.
+            print(f"  healthz, then {name} ...", file=sys.stderr, flush=True)
+            healthz_runs.append(measure(port, "/v1/healthz", args, processes))
+            rows[name] = measure(port, path, args, processes, token=token, **options)
+            rows[name]["vs_healthz"] = rows[name]["rate"] / healthz_runs[-1]["rate"]
 
-        endpoints = {
-            "healthz": lambda i, n: ("GET", "/v1/healthz", None, {}),
-            "push": push,
-            "list": lambda i, n: ("GET", "/v1/packets?limit=50", None, auth),
-            "pull": lambda i, n: ("GET", f"/v1/packets/{pull_id}", None, auth),
-        }
-        print(f"ltm hub bench: {database}, {args.packets} packets seeded, {args.requests} requests per endpoint, "
-              f"{args.clients} clients, {args.workers} gunicorn workers")
-        print(f"{'endpoint':<10}{'req/s':>10}{'p50 ms':>10}{'p95 ms':>10}{'p99 ms':>10}{'vs healthz':>12}")
-        baseline = None
-        for name, make_request in endpoints.items():
-            drive(port, args.clients * 10, args.clients, make_request)  # warm up connections and caches
-            seconds, latencies = drive(port, args.requests, args.clients, make_request)
-            rate = len(latencies) / seconds
-            baseline = baseline or rate
-            print(f"{name:<10}{rate:>10.0f}{percentile(latencies, .5) * 1000:>10.1f}"
-                  f"{percentile(latencies, .95) * 1000:>10.1f}{percentile(latencies, .99) * 1000:>10.1f}"
-                  f"{rate / baseline:>12.2f}")
+        run(f"list, {few:,} packets", "/v1/packets?limit=50")
+        started = time.monotonic()
+        pull_id = seed(many)
+        print(f"  seeded {many:,} packets in {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+        run(f"list, {many:,} packets", "/v1/packets?limit=50")
+        run("pull", f"/v1/packets/{pull_id}")
+        run("push (new id)", "/v1/packets", mode="push", body_file=str(body_file))
+        created = packet_count() - many
+        if created < rows["push (new id)"]["requests"]:
+            raise SystemExit(f"push: wrk counted {rows['push (new id)']['requests']} requests but only "
+                             f"{created} packets were created (ids not fresh?)")
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        server.wait(timeout=30)
+    # The healthz row: its median run.
+    rows = {"healthz": dict(sorted(healthz_runs, key=lambda r: r["rate"])[len(healthz_runs) // 2], vs_healthz=1.0),
+            **rows}
+
+    import roundtrips
+
+    auth = {"Authorization": f"Bearer {token}"}
+    pushed = iter(range(10**6))
+    trips = roundtrips.count_round_trips({
+        "healthz": lambda: ("GET", "/v1/healthz", None, {}),
+        "list": lambda: ("GET", "/v1/packets?limit=50", None, auth),
+        "pull": lambda: ("GET", f"/v1/packets/{pull_id}", None, auth),
+        "push": lambda: ("POST", "/v1/packets", body_file.read_text().replace("__ID__", f"01BENCHTRIPS{next(pushed):014d}"), auth),
+    })
+    for name, row in rows.items():
+        row["round_trips"] = trips[name.split()[0].rstrip(",")]
+    report = {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "database": connection.vendor,
+        "cpus": os.cpu_count(),
+        "options": {k: v for k, v in vars(args).items() if k not in ("json", "compare")},
+        "calls": rows,
+        # Each side against its own healthz run: the seeding between them takes a while.
+        "list_many_vs_few": rows[f"list, {many:,} packets"]["vs_healthz"] / rows[f"list, {few:,} packets"]["vs_healthz"],
+    }
+    earlier = json.loads(Path(args.compare).read_text()) if args.compare else None
+    print_table(report, earlier)
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
+
+
+def print_table(report, earlier=None) -> None:
+    options = report["options"]
+    print(f"\nltm hub bench, {report['date']}: {report['database']}, {report['cpus']} CPUs, gunicorn "
+          f"{options['workers']} sync workers, wrk {options['connections']} connections, {options['duration']} s per call")
+    header = f"{'call':<24}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}{'÷ healthz':>11}{'CPU ms/call':>13}{'round trips':>13}"
+    print(header + (f"{'earlier ÷ healthz':>19}" if earlier else ""))
+    for name, row in report["calls"].items():
+        line = (f"{name:<24}{row['rate']:>8.0f}{row['p50_ms']:>9.1f}{row['p99_ms']:>9.1f}{row['vs_healthz']:>11.2f}"
+                f"{row['cpu_ms']:>13.2f}{row['round_trips']:>13}")
+        if earlier:
+            before = earlier["calls"].get(name, {}).get("vs_healthz")
+            line += f"{before:>19.2f}" if before is not None else f"{'-':>19}"
+        errors = row["socket_errors"] + row["http_errors"]
+        print(line + (f"  ({row['http_errors']} HTTP errors, {row['socket_errors']} socket errors)" if errors else ""))
+    few, many = options["packets"]
+    ratio = f"list {many:,}÷{few:,} packets: {report['list_many_vs_few']:.2f} (each list's ÷ healthz)"
+    print(ratio + (f"  (earlier {earlier['list_many_vs_few']:.2f})" if earlier else ""))
 
 
 if __name__ == "__main__":

@@ -1,11 +1,14 @@
 """Glue shared by every /v1 endpoint: one error shape, `{"error": "<message>"}`, one time format."""
 
 from django.http import Http404, JsonResponse
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from core import errors
+from core.serializers import ErrorSerializer
 
 # Each domain error as an HTTP status: the one place this mapping lives.
 HTTP_STATUS = {
@@ -70,3 +73,44 @@ def rfc3339(moment) -> str:
     """A timestamp as the wire carries it: ISO 8601, UTC written `Z`."""
     return moment.isoformat().replace("+00:00", "Z")
 
+
+
+# The OpenAPI description (drf-spectacular): what each error status means on the wire.
+ERROR_MEANINGS = {
+    400: "bad input: malformed JSON, a wrong type or value, an oversized body, a NUL character anywhere",
+    401: "missing bearer token, or an unknown, revoked or expired one",
+    403: "the caller may not do this (a member trying an owner-only action, or a token without the scope)",
+    404: "no such resource, or one the caller may not see",
+    409: "conflicts with the current state",
+    410: "invite expired or already consumed",
+    411: "the body was sent without a Content-Length header",
+    429: "too many attempts; wait, then try again",
+    503: "a dependency of the hub (database or cache) is down; try again later",
+}
+
+
+NO_CONTENT = OpenApiResponse(description="done; no body")
+
+
+def error_responses(*statuses: int) -> dict:
+    """`{"error": ...}` responses for `extend_schema(responses=...)`; 503 is always possible."""
+    return {
+        status: OpenApiResponse(ErrorSerializer, description=ERROR_MEANINGS[status])
+        for status in sorted({*statuses, 503})
+    }
+
+
+class HubAutoSchema(AutoSchema):
+    """drf-spectacular's schema of one operation, plus the errors every operation shares: 400 (a
+    NUL character in the path or query, refused by core.middleware before any view) and 503
+    everywhere, 401/403 wherever a bearer is required (a bad token; a token without the scope of
+    the method). Each view lists its own other errors with `error_responses`."""
+
+    def _get_response_bodies(self, direction="response"):
+        responses = super()._get_response_bodies(direction)
+        shared = [400, 503]
+        if {} not in self.get_auth() and self.get_auth():
+            shared += [401, 403]
+        for status, response in error_responses(*shared).items():
+            responses.setdefault(str(status), self._get_response_for_code(response, str(status), direction=direction))
+        return dict(sorted(responses.items()))

@@ -5,39 +5,61 @@ import sys
 
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
-from django.http import HttpResponsePermanentRedirect, JsonResponse
+from django.http import HttpResponsePermanentRedirect
 from django.shortcuts import render
 from django.urls import Resolver404, resolve
-from django.views.decorators.csrf import csrf_exempt
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
 
-from core.api import json_error
+from core.api import error_responses, json_error
+from core.serializers import HealthSerializer, NotReadySerializer, ReadinessSerializer
 from ltm.protocol.packet import LATEST_VERSION
 
 
-@csrf_exempt  # no state to protect; a wrong method gets the JSON 405 below, not a CSRF page
-def healthz(request):
-    if request.method not in ("GET", "HEAD"):
-        response = json_error(f"method {request.method} not allowed", 405)
-        response["Allow"] = "GET, HEAD"
-        return response
-    return JsonResponse({"ok": True, "version": LATEST_VERSION})
+class Healthz(APIView):
+    """GET /v1/healthz, no token. A DRF view (CSRF-exempt, a JSON 405 for other methods) so that
+    it is in the OpenAPI description."""
+
+    authentication_classes = []
+    permission_classes = [AllowAny]
+    http_method_names = ["get", "head"]
+
+    @extend_schema(summary="Health check", responses={200: HealthSerializer, **error_responses()})
+    def get(self, request):
+        return Response(HealthSerializer({"ok": True, "version": LATEST_VERSION}).data)
 
 
-@csrf_exempt
-def readyz(request):
-    """Whether this process can serve: the database answers, and Redis does when configured. For
-    load balancers and health checks; `/v1/healthz` (what the client asks) stays a plain 200."""
-    if request.method not in ("GET", "HEAD"):
-        response = json_error(f"method {request.method} not allowed", 405)
-        response["Allow"] = "GET, HEAD"
-        return response
-    checks = {"database": _database_answers(), "cache": _cache_answers()}
-    down = [name for name, state in checks.items() if state == "unavailable"]
-    if down:
-        response = JsonResponse({"error": f"not ready: {', '.join(down)} unavailable", **checks}, status=503)
-        response["Retry-After"] = RETRY_AFTER_SECONDS
-        return response
-    return JsonResponse({"ok": True, **checks})
+healthz = Healthz.as_view()
+
+
+class Readyz(APIView):
+    """GET /v1/readyz, no token: whether this process can serve (the database answers, and Redis
+    does when configured). For load balancers and health checks; `/v1/healthz`, which the client
+    asks, stays a plain 200 that touches nothing."""
+
+    authentication_classes = []
+    permission_classes = [AllowAny]
+    http_method_names = ["get", "head"]
+
+    @extend_schema(
+        summary="Readiness check (hub extension)",
+        responses={
+            200: ReadinessSerializer,
+            503: OpenApiResponse(NotReadySerializer, description="the database or the cache is down"),
+        },
+    )
+    def get(self, request):
+        checks = {"database": _database_answers(), "cache": _cache_answers()}
+        down = [name for name, state in checks.items() if state == "unavailable"]
+        if down:
+            body = NotReadySerializer({"error": f"not ready: {', '.join(down)} unavailable", **checks}).data
+            return Response(body, status=503, headers={"Retry-After": RETRY_AFTER_SECONDS})
+        return Response(ReadinessSerializer({"ok": True, **checks}).data)
+
+
+readyz = Readyz.as_view()
 
 
 def _database_answers() -> str:

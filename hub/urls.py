@@ -4,6 +4,7 @@ pages in `urls.py`, with their full paths; this file only mounts them."""
 from django.contrib import admin
 from django.urls import include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
+from drf_spectacular.views import SpectacularJSONAPIView, SpectacularRedocView
 
 from core import views
 
@@ -14,6 +15,9 @@ urlpatterns = [
     path("", include("packets.api_urls")),
     path("", include("teams.api_urls")),
     path("", include("accounts.api_urls")),
+    # The OpenAPI description of /v1 (drf-spectacular) and its docs page (Redoc from our own static files).
+    path("v1/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi-schema"),
+    path("v1/docs", SpectacularRedocView.as_view(url_name="openapi-schema"), name="openapi-docs"),
     # Pages for people.
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),

@@ -4,15 +4,22 @@ POST/DELETE /v1/packets/{id}/publish."""
 import re
 
 from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import rfc3339
+from core.api import NO_CONTENT, error_responses, rfc3339
 from core.errors import BadRequest, LengthRequired
 from core.parsers import read_json_body
 from ltm.protocol.packet import MAX_PACKET_BYTES, PacketError, validate_packet
 from packets import selectors, services
+from packets.serializers import PacketIdSerializer, PacketListSerializer, PacketSerializer, PublishedSerializer
 from teams.selectors import team_get_for_member
+
+TEAM_PARAM = OpenApiParameter(
+    "team", str, description="a team's name: the team's packets instead of the caller's personal ones",
+)
 
 
 def _team_param(request):
@@ -55,21 +62,58 @@ def _read_packet(request) -> dict:
     return packet
 
 
+@extend_schema_view(
+    post=extend_schema(
+        summary="Push a packet",
+        description="The body is the packet (at most 32 KiB). Re-pushing an id the caller owns replaces it.",
+        parameters=[TEAM_PARAM],
+        request={"application/json": PacketSerializer},
+        responses={201: PacketIdSerializer, **error_responses(400, 404, 409, 411)},
+    ),
+    get=extend_schema(
+        summary="List packets, newest first",
+        operation_id="packets_list",
+        parameters=[
+            TEAM_PARAM,
+            OpenApiParameter(
+                "limit", int, description="1 to 500, default 50; anything else (not a number, 0 or less, over 500) means 50",
+            ),
+        ],
+        responses={200: PacketListSerializer, **error_responses(404)},
+    ),
+)
 class PacketCollection(APIView):
     def post(self, request):
         team = _team_param(request)
         packet = _read_packet(request)
-        stored, _ = services.packet_push(actor=request.user, packet=packet, team=team)
-        return Response({"id": stored.id}, status=201)
+        stored = services.packet_push(actor=request.user, packet=packet, team=team)
+        return Response(PacketIdSerializer(stored).data, status=201)
 
     def get(self, request):
-        team = _team_param(request)
-        packets = selectors.packet_list(viewer=request.user, team=team, limit=_limit_param(request))
-        return Response(
-            {"packets": [{"id": p.id, "created_at": rfc3339(p.created_at), "goal": p.goal} for p in packets]}
-        )
+        team_name = request.query_params.get("team") or None
+        packets = selectors.packet_list(viewer=request.user, team_name=team_name, limit=_limit_param(request))
+        return Response(PacketListSerializer({"packets": packets}).data)
 
 
+@extend_schema_view(
+    get=extend_schema(
+        summary="Get a packet",
+        operation_id="packets_get",
+        description="The body is exactly the packet as pushed (canonical JSON); server facts travel in headers.",
+        parameters=[
+            OpenApiParameter(
+                "X-LTM-Published-At", OpenApiTypes.DATETIME, OpenApiParameter.HEADER, response=[200],
+                description="when the packet was published; only while it is",
+            ),
+            OpenApiParameter(
+                "X-LTM-Public-URL", OpenApiTypes.URI, OpenApiParameter.HEADER, response=[200],
+                description="the packet's public page; only while it is published",
+            ),
+        ],
+        responses={200: PacketSerializer, **error_responses(404)},
+    ),
+    delete=extend_schema(summary="Delete a packet", responses={204: NO_CONTENT, **error_responses(404)}),
+)
 class PacketItem(APIView):
     def get(self, request, packet_id):
         packet = selectors.packet_get(viewer=request.user, packet_id=packet_id)
@@ -85,12 +129,18 @@ class PacketItem(APIView):
         return Response(status=204)
 
 
+@extend_schema_view(
+    post=extend_schema(
+        summary="Publish a packet", request=None, responses={200: PublishedSerializer, **error_responses(404)},
+    ),
+    delete=extend_schema(summary="Unpublish a packet", responses={204: NO_CONTENT, **error_responses(404)}),
+)
 class PacketPublish(APIView):
     """The client sends no body and no content type on POST; nothing here reads one."""
 
     def post(self, request, packet_id):
         packet = services.packet_publish(actor=request.user, packet_id=packet_id)
-        return Response({"id": packet.id, "public_url": selectors.public_url(request, packet)})
+        return Response(PublishedSerializer({"id": packet.id, "public_url": selectors.public_url(request, packet)}).data)
 
     def delete(self, request, packet_id):
         services.packet_unpublish(actor=request.user, packet_id=packet_id)

@@ -1,12 +1,12 @@
 """Reads of packets, always scoped by the viewer so nobody sees what they may not."""
 
-from django.db.models import Q
+from django.db.models import Q, Subquery
 from django.urls import reverse
 
 from core.errors import NotFound
 from core.links import external_url
 from packets.models import Packet
-from teams.selectors import is_member
+from teams.selectors import team_get_for_member, team_id_for_member, team_ids_of
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 500
@@ -19,25 +19,34 @@ def packets_visible_to(viewer):
     )
 
 
-def packet_list(*, viewer, team=None, limit: int = DEFAULT_LIMIT):
-    """Newest first: the viewer's personal packets, or the packets of `team` (a team the viewer
-    is a member of, see teams.selectors.team_get_for_member)."""
-    if team:
-        packets = Packet.objects.filter(team=team)
-    else:
+def packets_newest_first(*, viewer, team_name: str | None = None, limit: int = DEFAULT_LIMIT):
+    """The viewer's personal packets, or those of the team named `team_name` if the viewer is a
+    member, newest first, straight off an index (see Packet.Meta.indexes)."""
+    if team_name is None:
         packets = Packet.objects.filter(owner=viewer, team__isnull=True)
+    else:
+        # The team as a scalar subquery: the planner then reads one team's index in order.
+        packets = Packet.objects.filter(team_id=Subquery(team_id_for_member(viewer=viewer, name=team_name)))
     return packets.order_by("-created_at", "-id").only("id", "created_at", "goal")[:limit]
 
 
+def packet_list(*, viewer, team_name: str | None = None, limit: int = DEFAULT_LIMIT) -> list[Packet]:
+    """The list the wire API answers: one query, plus a second only when a team's list comes out
+    empty, to tell a team with no packets from one the viewer is not in (404)."""
+    packets = list(packets_newest_first(viewer=viewer, team_name=team_name, limit=limit))
+    if not packets and team_name is not None:
+        team_get_for_member(viewer=viewer, name=team_name)
+    return packets
+
+
 def packet_get(*, viewer, packet_id: str) -> Packet:
-    """The packet if the viewer may read it: their personal packet, or one of a team of theirs."""
-    packet = Packet.objects.filter(pk=packet_id).first()
-    if packet is not None:
-        if packet.team_id is None and packet.owner_id == viewer.pk:
-            return packet
-        if packet.team_id is not None and is_member(viewer=viewer, team_id=packet.team_id):
-            return packet
-    raise NotFound("packet not found")
+    """The packet if the viewer may read it: their personal packet, or one of a team of theirs
+    (one query: the rights are part of it)."""
+    readable = Q(team__isnull=True, owner=viewer) | Q(team__in=team_ids_of(viewer=viewer))
+    packet = Packet.objects.filter(readable, pk=packet_id).order_by().first()
+    if packet is None:
+        raise NotFound("packet not found")
+    return packet
 
 
 def packet_search(

@@ -4,8 +4,9 @@ import re
 import secrets
 from datetime import UTC
 
-from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, Subquery
+from django.db import IntegrityError, connection, transaction
+from django.db.models import OuterRef, Q, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from core.errors import BadRequest, Conflict, Forbidden, NotFound
@@ -43,40 +44,65 @@ PACKET_ID_RULE = (
 )
 
 
-@transaction.atomic
-def packet_push(*, actor, packet: dict, team=None) -> tuple[Packet, bool]:
-    """Store a validated packet in the actor's personal scope or in `team`.
+def packet_push(*, actor, packet: dict, team=None) -> Packet:
+    """Store a validated packet in the actor's personal scope or in `team`; returns it.
 
     A re-push by the packet's creator into the same scope replaces it; a re-push into another
     scope is refused (moving is packet_move), and so is an id that belongs to someone else,
     without revealing anything about that packet.
-    Returns (packet, created).
+
+    One statement does it (INSERT ... ON CONFLICT DO UPDATE ... WHERE the creator and scope are
+    the same), so a push is one round trip, atomic on its own, and safe against a concurrent push
+    of the same id. A team deleted meanwhile fails the statement's foreign key: 404.
     """
     if not PACKET_ID.fullmatch(packet["id"]):
         raise BadRequest(f"{PACKET_ID_RULE}; got {packet['id'][:64]!r}")
-    if team is not None:
-        team_hold(team_id=team.pk)  # the team row first, as every team-wide change locks it
-    columns = _columns(packet)
-    existing = Packet.objects.select_for_update().filter(pk=packet["id"]).first()
-    if existing is None:
-        try:
-            with transaction.atomic():
-                return Packet.objects.create(id=packet["id"], owner=actor, team=team, **columns), True
-        except IntegrityError:  # a concurrent push of the same id won the race
-            existing = Packet.objects.select_for_update().get(pk=packet["id"])
+    stored = Packet(id=packet["id"], owner=actor, team=team, pushed_at=timezone.now(), **_columns(packet))
+    try:
+        replaced_or_created = _upsert(stored)
+    except IntegrityError:
+        if team is not None:
+            raise NotFound("team not found") from None
+        raise
+    if not replaced_or_created:
+        _refuse_push_over(Packet.objects.select_related("team").get(pk=stored.pk), actor=actor)
+    stored._state.adding = False
+    return stored
+
+
+# What a re-push replaces: the packet, not its owner, scope or public page.
+_REPLACED = ["ltm_version", "created_at", "goal", "next_step", "parent_id", "project", "tags", "body", "pushed_at"]
+
+
+def _upsert(packet: Packet) -> bool:
+    """Insert the packet, or replace the stored one when the same creator pushes it into the same
+    scope; False when the id is taken otherwise."""
+    fields = [Packet._meta.get_field(name) for name in ["id", "owner", "team", *_REPLACED]]
+    values = [field.get_db_prep_save(getattr(packet, field.attname), connection) for field in fields]
+    table = connection.ops.quote_name(Packet._meta.db_table)
+    columns = [connection.ops.quote_name(field.column) for field in fields]
+    same_team = "IS NOT DISTINCT FROM" if connection.vendor == "postgresql" else "IS"
+    replaced = ", ".join(f"{column} = excluded.{column}" for column in columns[3:])
+    sql = (
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))}) "
+        f"ON CONFLICT (id) DO UPDATE SET {replaced} "
+        f"WHERE {table}.owner_id = excluded.owner_id AND {table}.team_id {same_team} excluded.team_id "
+        "RETURNING id"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        return cursor.fetchone() is not None
+
+
+def _refuse_push_over(existing: Packet, *, actor) -> None:
     if existing.owner_id != actor.pk:
-        raise Conflict(f"packet id {packet['id']} is already taken on this hub; give your packet a new id")
-    if existing.team_id != (team.pk if team else None):
-        # A re-push into another scope would silently take a packet away from a team (or hand a
-        # personal one to it): moving is a deliberate act, on the dashboard.
-        raise Conflict(
-            f"packet {existing.pk} is {_scope_phrase(existing.team)}; push it there, or move it on "
-            "the hub's packet page"
-        )
-    for name, value in columns.items():
-        setattr(existing, name, value)
-    existing.save()
-    return existing, False
+        raise Conflict(f"packet id {existing.pk} is already taken on this hub; give your packet a new id")
+    # A re-push into another scope would silently take a packet away from a team (or hand a
+    # personal one to it): moving is a deliberate act, on the dashboard.
+    raise Conflict(
+        f"packet {existing.pk} is {_scope_phrase(existing.team)}; push it there, or move it on "
+        "the hub's packet page"
+    )
 
 
 def _scope_phrase(team) -> str:
@@ -99,21 +125,40 @@ def _packet_locked_for(*, actor, packet_id: str, right: str, refusal: str) -> Pa
         raise NotFound("packet not found")
     if packet_viewer_rights(viewer=actor, packet=packet)[right]:
         return packet
+    _refuse_change(actor=actor, packet_id=packet_id, refusal=refusal)
+
+
+CHANGE_REFUSED = "only the packet's creator or the team owner can do this"
+
+
+def _refuse_change(*, actor, packet_id: str, refusal: str = CHANGE_REFUSED):
+    """After a change found nothing it may change: 403 for someone who can see the packet, else
+    404 (nothing is revealed)."""
     if packets_visible_to(actor).filter(pk=packet_id).exists():
         raise Forbidden(refusal)
     raise NotFound("packet not found")
 
 
-def _packet_for_change(*, actor, packet_id: str) -> Packet:
-    return _packet_locked_for(
-        actor=actor, packet_id=packet_id, right="change",
-        refusal="only the packet's creator or the team owner can do this",
-    )
+# Delete, publish and unpublish are each one conditional statement over the packets `actor` may
+# change (their own, and every packet of a team they own): atomic on its own and one round trip.
 
 
-@transaction.atomic
+def _changeable_by(actor):
+    return Packet.objects.filter(Q(owner=actor) | Q(team__owner=actor)).order_by()
+
+
 def packet_delete(*, actor, packet_id: str) -> None:
-    _packet_for_change(actor=actor, packet_id=packet_id).delete()
+    # QuerySet.delete() would wrap the one DELETE in a transaction (two more round trips).
+    packets, teams = Packet._meta.db_table, Team._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {packets} WHERE id = %s AND "
+            f"(owner_id = %s OR team_id IN (SELECT id FROM {teams} WHERE owner_id = %s))",
+            [packet_id, actor.pk, actor.pk],
+        )
+        deleted = cursor.rowcount
+    if not deleted:
+        _refuse_change(actor=actor, packet_id=packet_id)
 
 
 @transaction.atomic
@@ -137,28 +182,23 @@ def _new_public_slug() -> str:
     return secrets.token_urlsafe(18)
 
 
-@transaction.atomic
 def packet_publish(*, actor, packet_id: str) -> Packet:
     """Give the packet a public page (same rights as delete). Publishing a published packet
     keeps its slug, so the URL already shared stays the same."""
-    packet = _packet_for_change(actor=actor, packet_id=packet_id)
-    if packet.public_slug is None:
-        packet.public_slug = _new_public_slug()
-        packet.published_at = timezone.now()
-        packet.save(update_fields=["public_slug", "published_at"])
-    return packet
+    published = _changeable_by(actor).filter(pk=packet_id).update(
+        public_slug=Coalesce("public_slug", Value(_new_public_slug())),
+        published_at=Coalesce("published_at", Value(timezone.now())),
+    )
+    if not published:
+        _refuse_change(actor=actor, packet_id=packet_id)
+    return Packet.objects.only("id", "public_slug", "published_at").get(pk=packet_id)
 
 
-@transaction.atomic
-def packet_unpublish(*, actor, packet_id: str) -> Packet:
+def packet_unpublish(*, actor, packet_id: str) -> None:
     """Take the public page down. The slug is forgotten: a later publish mints a new URL and
     the old one, wherever it leaked, stays dead."""
-    packet = _packet_for_change(actor=actor, packet_id=packet_id)
-    if packet.public_slug is not None:
-        packet.public_slug = None
-        packet.published_at = None
-        packet.save(update_fields=["public_slug", "published_at"])
-    return packet
+    if not _changeable_by(actor).filter(pk=packet_id).update(public_slug=None, published_at=None):
+        _refuse_change(actor=actor, packet_id=packet_id)
 
 
 @transaction.atomic

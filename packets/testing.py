@@ -43,7 +43,7 @@ def seed_packets(owner, count) -> None:
 
 def push_packet(owner, team=None, **fields):
     """A valid packet pushed by `owner`, personal or into `team`: the stored row."""
-    packet, _ = packet_push(actor=owner, packet=packet_v02(**fields), team=team)
+    packet = packet_push(actor=owner, packet=packet_v02(**fields), team=team)
     return packet
 
 

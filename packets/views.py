@@ -3,6 +3,7 @@ public page of a published packet."""
 
 import json
 
+from csp.decorators import csp
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -174,14 +175,21 @@ def _detail_url(packet_id) -> str:
 # Anyone holding the link may read it, with no account: these views never look at the session or
 # the user (templates are rendered without the request), so they set no cookie. Packet text is
 # untrusted: autoescaped by the templates, and the Content-Security-Policy forbids any script or
-# style that is not one of the hub's static files.
+# style that is not one of the hub's static files. These pages hold no form, so their policy
+# (django-csp, replacing the site-wide one) forbids sending any.
 
-CONTENT_SECURITY_POLICY = (
-    "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; "
-    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-)
+PUBLIC_CSP = {
+    "default-src": ["'none'"],
+    "style-src": ["'self'"],
+    "script-src": ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "base-uri": ["'none'"],
+    "form-action": ["'none'"],
+    "frame-ancestors": ["'none'"],
+}
 
 
+@csp(PUBLIC_CSP)
 @require_safe
 def public_packet_page(request, slug):
     try:
@@ -201,6 +209,7 @@ def public_packet_page(request, slug):
     return _public(HttpResponse(render_to_string("packets/public.html", context)))
 
 
+@csp(PUBLIC_CSP)
 @require_safe
 def public_packet_json(request, slug):
     try:
@@ -223,7 +232,6 @@ def _public_chain_link(packet: Packet) -> dict:
 
 def _public(response: HttpResponse) -> HttpResponse:
     """Headers every public answer carries."""
-    response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
     # The URL is the secret: never hand it to another site in a Referer.
     response["Referrer-Policy"] = "no-referrer"
     # An unpublished page must die at once, in proxies too.

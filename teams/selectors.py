@@ -13,6 +13,16 @@ def team_get_for_member(*, viewer, name: str) -> Team:
     return team
 
 
+def team_id_for_member(*, viewer, name: str):
+    """The id of the viewer's team called `name` (nothing for anyone else), as a subquery."""
+    return Team.objects.filter(name=name, memberships__user=viewer).values("id")[:1]
+
+
+def team_ids_of(*, viewer):
+    """The ids of the viewer's teams, as a subquery to filter by."""
+    return Membership.objects.filter(user=viewer).values("team_id")
+
+
 def is_member(*, viewer, team_id: str) -> bool:
     return Team.objects.filter(pk=team_id, memberships__user=viewer).exists()
 

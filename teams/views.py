@@ -4,7 +4,6 @@ and the invite link opened in a browser.
 Every rule (who may invite, remove, transfer, delete) is the services'; a stranger gets 404.
 """
 
-from datetime import datetime
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -15,15 +14,11 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from core.dashboard import Confirm, dashboard_action
+from core.dashboard import Confirm, dashboard_action, show_service_error
 from core.errors import Gone, HubError, NotFound
 from teams import selectors, services
 from teams.forms import TeamCreateForm
 from teams.models import Membership
-
-# The URL of an invite just created waits here for the team page, shown once, then is gone.
-NEW_INVITE_SESSION_KEY = "dashboard_new_invite"
-
 
 def _team_or_404(request, name):
     try:
@@ -56,14 +51,11 @@ def team_list(request):
 
 @login_required
 def team_detail(request, name):
-    team = _team_or_404(request, name)
+    return _team_page(request, _team_or_404(request, name))
+
+
+def _team_page(request, team, *, new_invite: dict | None = None, status: int = 200):
     members = list(selectors.team_members(viewer=request.user, team=team))
-    new_invite = request.session.get(NEW_INVITE_SESSION_KEY)
-    if new_invite and new_invite.get("team") == team.name:
-        del request.session[NEW_INVITE_SESSION_KEY]
-        new_invite["expires_at"] = datetime.fromisoformat(new_invite["expires_at"])
-    else:
-        new_invite = None
     context = {
         "team": team,
         "members": members,
@@ -72,26 +64,24 @@ def team_detail(request, name):
         "transfer_candidates": [m for m in members if m.role != Membership.OWNER],
         "new_invite": new_invite,
     }
-    return render(request, "teams/detail.html", context)
+    return render(request, "teams/detail.html", context, status=status)
 
 
+@never_cache
 @login_required
 @require_POST
 def invite_create(request, name):
+    """The new link is shown in the answer to this POST (the team's page, 201) and nowhere else:
+    it is never kept in the session, where a reader of the session table could use it."""
     team = _team_or_404(request, name)
-
-    def create():
+    try:
         invite, code = services.invite_create(actor=request.user, team=team)
-        request.session[NEW_INVITE_SESSION_KEY] = {
-            "team": team.name,
-            "url": selectors.invite_url(request, code),
-            "expires_at": invite.expires_at.isoformat(),
-        }
-
-    return dashboard_action(
-        request, call=create, back=team_page_url(team),
-        success="Invite link created. Copy it now: it is shown only once.",
-    )
+    except HubError as exc:
+        show_service_error(request, exc)
+        return redirect(team_page_url(team))
+    messages.success(request, "Invite link created. Copy it now: it is shown only once.")
+    new_invite = {"url": selectors.invite_url(request, code), "expires_at": invite.expires_at}
+    return _team_page(request, team, new_invite=new_invite, status=201)
 
 
 @login_required

@@ -10,7 +10,7 @@ from django.utils import timezone
 from allauth.account.models import EmailAddress
 
 from accounts.models import User
-from accounts.testing import passwordless_user
+from accounts.testing import password_sign_in, passwordless_user
 
 pytestmark = pytest.mark.django_db
 
@@ -74,7 +74,7 @@ def test_the_page_sets_email_and_password_and_signs_in(joiner, claim_path, api_w
     assert user.email == "dana@example.org"
     assert user.check_password(PASSWORD)
     assert browser.get("/").wsgi_request.user == user  # signed in by the claim
-    assert Client().login(username=user.username, password=PASSWORD)
+    assert password_sign_in(user.username, PASSWORD)[1]
     assert EmailAddress.objects.get(user=user).email == "dana@example.org"
     # The command-line token keeps working.
     assert api_with_token(token).get("/v1/packets").status_code == 200

@@ -11,6 +11,7 @@ from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_device_grant_model
 
 from accounts import services
+from accounts.authentication import authenticate_bearer
 from accounts.device_flow import ALREADY_REDEEMED, REDEEMED
 from accounts.models import ApiToken, User, hash_token
 from accounts.selectors import CLAIM_GONE, claim_code_user
@@ -110,24 +111,38 @@ def test_api_token_revoke_once_and_only_ones_own(alice, bob):
         services.api_token_revoke(actor=alice, token_id=token.pk)
 
 
-def test_api_token_touch_records_use_at_most_once_a_minute(alice):
+def test_api_token_touch_records_the_use_now(alice):
     token, _ = services.api_token_create(actor=alice, name="laptop")
-    start = timezone.now()
-    for moment, recorded in [(start, start), (start + timedelta(seconds=59), start),
-                             (start + timedelta(minutes=1), start + timedelta(minutes=1))]:
-        with at(moment):
-            services.api_token_touch(token=token)
-        assert ApiToken.objects.get(pk=token.pk).last_used_at == recorded
+    moment = timezone.now() + timedelta(minutes=3)
+    with at(moment):
+        services.api_token_touch(token_id=token.pk)
+    assert ApiToken.objects.get(pk=token.pk).last_used_at == moment
 
 
-def test_oauth_token_touch_records_use_at_most_once_a_minute(alice):
+def test_oauth_token_touch_records_the_use_now(alice):
     token = make_access_token(alice)
-    start = token.updated + timedelta(minutes=5)
+    moment = token.updated + timedelta(minutes=5)
+    with at(moment):
+        services.oauth_token_touch(token_id=token.pk)
+    assert get_access_token_model().objects.get(pk=token.pk).updated == moment
+
+
+@pytest.mark.parametrize("kind", ["api", "oauth"])
+def test_a_bearer_records_its_use_at_most_once_a_minute(alice, kind):
+    if kind == "api":
+        token, plaintext = services.api_token_create(actor=alice, name="laptop")
+        last_use = lambda: ApiToken.objects.get(pk=token.pk).last_used_at  # noqa: E731
+        start = timezone.now()
+    else:
+        token, plaintext = make_access_token(alice), "device-token-value"
+        last_use = lambda: get_access_token_model().objects.get(pk=token.pk).updated  # noqa: E731
+        start = token.updated + timedelta(minutes=5)
     for moment, recorded in [(start, start), (start + timedelta(seconds=59), start),
                              (start + timedelta(minutes=1), start + timedelta(minutes=1))]:
         with at(moment):
-            services.oauth_token_touch(token=token)
-        assert get_access_token_model().objects.get(pk=token.pk).updated == recorded
+            user, bearer = authenticate_bearer(plaintext)
+        assert (user.pk, bearer.kind) == (alice.pk, kind)
+        assert last_use() == recorded
 
 
 # Devices

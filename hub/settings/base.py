@@ -6,6 +6,7 @@ the shared variables describe one laptop: SQLite in the project folder, local-me
 Celery tasks run eagerly in the web process, console mail.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -30,6 +31,8 @@ LTM_EXTERNAL_URL = env("LTM_EXTERNAL_URL", default="").rstrip("/")
 LTM_TRUST_PROXY_HEADERS = env.bool("LTM_TRUST_PROXY_HEADERS", default=False)
 if LTM_TRUST_PROXY_HEADERS:
     USE_X_FORWARDED_HOST = True
+    # Also what makes HSTS and the HTTPS redirect (production) see a request the proxy received
+    # over TLS as secure.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # Publish pages: LTM_PUBLISH_NOINDEX=1 asks search engines not to index them (a robots meta tag
@@ -45,9 +48,13 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",  # Redoc's files, served by the hub itself (no CDN)
     "oauth2_provider",
     "allauth",
     "allauth.account",
+    "csp",
+    "axes",
     "core",
     "accounts",
     "teams",
@@ -67,7 +74,26 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a lockout into its 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Content-Security-Policy (django-csp) on every answer: only the hub's own static files run or
+# style a page, no inline script or style anywhere (Django's admin needs none either), no
+# framing. The public /p/ pages tighten it further (packets/views.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'none'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "form-action": ["'self'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 ROOT_URLCONF = "hub.urls"
 WSGI_APPLICATION = "hub.wsgi.application"
@@ -93,7 +119,9 @@ DATABASES = {
     "default": {
         **env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         "CONN_MAX_AGE": env.int("DB_CONN_MAX_AGE", default=60),
-        "CONN_HEALTH_CHECKS": True,
+        # No `SELECT 1` before every request (a round trip each): a connection the database
+        # dropped fails its next query instead, which answers 503 once, and Django then closes it.
+        "CONN_HEALTH_CHECKS": False,
     }
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
@@ -151,6 +179,8 @@ CELERY_BEAT_SCHEDULE["purge-expired-oauth"] = {
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
+    # First, as django-axes asks: it refuses a locked-out sign-in before any password is checked.
+    "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
@@ -161,6 +191,25 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "account_login"
+
+# Wrong passwords (django-axes), on every form that signs in with a password: allauth's sign-in
+# and Django's admin. Ten failures for one name from one address lock that pair out for 15
+# minutes, even with the right password; a success clears the count. The pair, not the name
+# alone, so a stranger cannot lock a person out of their own account. Counted in Redis when there
+# is one (one count for every web process), else in the database (a local-memory cache would
+# count per process). Bearer tokens and the device flow never ask for a password, so a lockout
+# leaves the `ltm` client working.
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler" if REDIS_URL else "axes.handlers.database.AxesDatabaseHandler"
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "core.http.client_address"
+AXES_USERNAME_CALLABLE = "accounts.lockout.attempted_username"
+AXES_LOCKOUT_TEMPLATE = "account/lockout.html"
+AXES_VERBOSE = False  # no banner on every start
+# No row per successful sign-in (the database handler's access log).
+AXES_DISABLE_ACCESS_LOG = True
 LOGIN_REDIRECT_URL = "/"
 
 LANGUAGE_CODE = "en-us"
@@ -186,6 +235,25 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["core.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "core.api.exception_handler",
     "UNAUTHENTICATED_USER": None,
+    "DEFAULT_SCHEMA_CLASS": "core.api.HubAutoSchema",
+}
+
+# The OpenAPI description of /v1, served at /v1/openapi.json and /v1/docs (drf-spectacular).
+SPECTACULAR_SETTINGS = {
+    "TITLE": "ltm hub API",
+    "DESCRIPTION": "The ltm wire protocol (/v1) as this hub speaks it. Every error body is `{\"error\": message}`.",
+    "VERSION": "0.2",
+    # 3.1: its schemas are JSON Schema 2020-12, the dialect of the packet schemas it embeds.
+    "OAS_VERSION": "3.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_AUTHENTICATION": [],
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SCHEMA_PATH_PREFIX": "/v1",
+    "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # readyz reports the database and the cache with the same three states: one enum.
+    "ENUM_NAME_OVERRIDES": {"DependencyStateEnum": "core.serializers.DEPENDENCY_STATES"},
 }
 
 # Mail (sign-up verification, password reset) goes to the console until EMAIL_HOST names an SMTP
@@ -217,6 +285,15 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_LOGIN_ON_PASSWORD_RESET = True
 # LTM_SIGNUP_OPEN=0 closes sign-up (people then join through team invites or ltm_user).
 LTM_SIGNUP_OPEN = env.bool("LTM_SIGNUP_OPEN", default=True)
+# allauth's own limits stay (sign-in attempts 30 a minute per address, sign-ups, password
+# resets, ...), except its count of failed sign-ins: django-axes counts those, once, for allauth
+# and the admin alike, so one wrong password is never counted twice towards two lockouts.
+# The device-flow endpoint `ltm auth` calls first takes its limit from here too
+# (accounts/api.py). Addresses come from core.http.client_address (teams/adapter.py).
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": None,
+    "device_authorization": "20/m/ip",
+}
 
 # OAuth (django-oauth-toolkit) for the device flow of the `ltm` client (see accounts/oauth.py).
 # Tokens issued to `ltm-cli` live this long: the client never refreshes, so in practice they last
@@ -235,11 +312,33 @@ OAUTH2_PROVIDER = {
     # Only a SHA-256 checksum of each access token is stored (RFC 9700); it needs no grace period.
     "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
     "REFRESH_TOKEN_GRACE_PERIOD_SECONDS": 0,
+    # The hub only runs the device flow: every other RFC 9700 recommendation costs nothing, so
+    # all of them are enforced (no implicit or password grant, no plain PKCE, no token in a
+    # query string, `iss` in authorization responses, refresh-token replay revokes the family).
+    # No client has a redirect URI, so none may be plain http.
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_REFRESH_TOKEN": True,
+    "COMPLIANT_BCP_RFC9700_REDIRECT_URI_SCHEME": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["https"],
 }
 
+# Log lines name paths (`Not Found: /v1/invites/<code>`, runserver's request lines): the filter
+# masks invite, claim and device codes and tokens before any line is written. gunicorn's access
+# log has the same masking (gunicorn.conf.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"mask_secrets": {"()": "core.logs.MaskSecrets"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["mask_secrets"]}},
+    "loggers": {
+        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        # django-axes notes every sign-in at INFO; lockouts (WARNING) are what an operator needs.
+        "axes": {"level": "WARNING"},
+    },
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
 }

@@ -30,3 +30,22 @@ STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "whitenoise.storage.Compresse
 SESSION_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=True)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_CONTENT_TYPE_NOSNIFF = True
+
+# A deployment serves over TLS (at the hub or at a proxy in front of it). Plain http is
+# redirected to https, except the health checks a load balancer or compose asks over plain http
+# on the inside. Behind a proxy that terminates TLS, set LTM_TRUST_PROXY_HEADERS=1 so the hub
+# sees the proxy's X-Forwarded-Proto (without it every request looks like http and the redirect
+# loops). SECURE_SSL_REDIRECT follows SECURE_COOKIES: a plain-http local stack turns both off
+# with SECURE_COOKIES=0.
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=SESSION_COOKIE_SECURE)
+SECURE_REDIRECT_EXEMPT = [r"^v1/healthz$", r"^v1/readyz$"]
+# HSTS (sent only on answers over https): browsers keep to https for a year, subdomains included.
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=365 * 24 * 3600)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+SILENCED_SYSTEM_CHECKS = [
+    # security.W021 asks for the HSTS `preload` flag. Preloading is a request to browser vendors
+    # to hard-code https for the whole registrable domain, slow to undo and only valid on an apex
+    # domain; the operator opts in with SECURE_HSTS_PRELOAD=1.
+    "security.W021",
+]

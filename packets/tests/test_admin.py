@@ -22,7 +22,7 @@ def test_admin_cannot_add_packets_tokens_or_invites_but_can_list_and_change_them
     "Add" form could only make broken ones."""
     make_admin(alice)
     team = make_team(bob, "core")
-    packet, _ = packet_push(actor=bob, packet=packet_v02())
+    packet = packet_push(actor=bob, packet=packet_v02())
     token, _ = api_token_create(actor=bob, name="laptop")
     invite, _ = invite_create(actor=bob, team=team)
     client = signed_in(alice)
@@ -48,8 +48,8 @@ def staff(make_user):
 @pytest.fixture
 def bobs_packets(alice, bob):
     team = make_team(alice, members=[bob])
-    shared, _ = packet_push(actor=bob, packet=packet_v02(), team=team)
-    personal, _ = packet_push(actor=bob, packet=packet_v02())
+    shared = packet_push(actor=bob, packet=packet_v02(), team=team)
+    personal = packet_push(actor=bob, packet=packet_v02())
     team_leave(actor=bob, team=team)
     return shared, personal
 

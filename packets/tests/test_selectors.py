@@ -34,7 +34,7 @@ def test_packet_list_is_personal_or_the_teams_newest_first_up_to_the_limit(alice
     shared = push_packet(bob, team=alpha)
     assert list(selectors.packet_list(viewer=bob)) == [new, old]
     assert list(selectors.packet_list(viewer=bob, limit=1)) == [new]
-    assert list(selectors.packet_list(viewer=alice, team=alpha)) == [shared]
+    assert list(selectors.packet_list(viewer=alice, team_name=alpha.name)) == [shared]
 
 
 def test_packet_get_answers_a_packet_of_others_as_unknown(alice, bob, carol, alpha):

@@ -26,13 +26,22 @@ def alpha(alice, bob):
 
 def test_packet_push_stores_a_packet_and_a_re_push_replaces_it(alice, alpha):
     packet = packet_v02(goal="first", tags=["db", "retry"])
-    stored, created = services.packet_push(actor=alice, packet=packet, team=alpha)
-    assert created
+    stored = services.packet_push(actor=alice, packet=packet, team=alpha)
     assert (stored.owner, stored.team, stored.goal, stored.tags) == (alice, alpha, "first", " db retry ")
+    assert Packet.objects.get().goal == "first"
 
-    again, created = services.packet_push(actor=alice, packet={**packet, "goal": "second"}, team=alpha)
-    assert not created and again.pk == stored.pk
+    again = services.packet_push(actor=alice, packet={**packet, "goal": "second"}, team=alpha)
+    assert again.pk == stored.pk
+    assert Packet.objects.count() == 1
     assert Packet.objects.get().goal == "second"
+
+
+def test_a_re_push_keeps_the_public_page(alice):
+    packet = push_packet(alice)
+    published = services.packet_publish(actor=alice, packet_id=packet.pk)
+    services.packet_push(actor=alice, packet=packet_v02(id=packet.pk, goal="reworded"))
+    kept = Packet.objects.get(pk=packet.pk)
+    assert (kept.goal, kept.public_slug, kept.published_at) == ("reworded", published.public_slug, published.published_at)
 
 
 def test_packet_push_refuses_someone_elses_id_without_telling_about_it(alice, bob):

@@ -181,7 +181,7 @@ def test_the_owner_deletes_the_team_and_its_packets_over_the_api(api_as, alice, 
 
 
 def test_the_owner_deletes_the_team_and_its_packets_on_its_page(alice, alpha):
-    packet, _ = packet_push(actor=alice, packet=packet_v02(), team=alpha)
+    packet = packet_push(actor=alice, packet=packet_v02(), team=alpha)
     response = signed_in(alice).post("/teams/alpha/delete", {"confirm_name": "alpha"})
     assert response.status_code == 302 and response["Location"] == "/teams"
     assert not Team.objects.filter(name="alpha").exists()
@@ -190,8 +190,8 @@ def test_the_owner_deletes_the_team_and_its_packets_on_its_page(alice, alpha):
 
 def test_delete_the_account_takes_personal_packets_and_leaves_team_packets_with_the_team(alice, bob):
     team = make_team(bob, "core", members=[alice])
-    personal, _ = packet_push(actor=alice, packet=packet_v02())
-    shared, _ = packet_push(actor=alice, packet=packet_v02(), team=team)
+    personal = packet_push(actor=alice, packet=packet_v02())
+    shared = packet_push(actor=alice, packet=packet_v02(), team=team)
     client = signed_in(alice)
 
     asked = client.post("/account/delete")

@@ -113,10 +113,11 @@ def test_owner_sees_owner_actions_and_a_member_sees_leave(alice, bob, team):
 def test_any_member_creates_an_invite_link_shown_once(bob, team):
     client = signed_in(bob)
     response = client.post("/teams/core/invites")
-    assert response.status_code == 302
+    assert response.status_code == 201
+    assert "no-store" in response["Cache-Control"]
     invite = Invite.objects.get(team=team)
 
-    first = client.get("/teams/core").content.decode()
+    first = response.content.decode()
     again = client.get("/teams/core").content.decode()
 
     assert 'id="invite-url" value="http://testserver/v1/invites/' in first

@@ -1,0 +1,46 @@
+"""Log lines without secrets.
+
+Some secrets travel in URLs: an invite link (`/v1/invites/<code>`), a claim link
+(`/claim/<code>`), the device flow's `/device?user_code=...`, allauth's password-reset and
+email-confirmation keys, and any of them again inside a sign-in page's `?next=`. Whoever reads
+the logs must not be able to use them, so every log line (Django's, runserver's, gunicorn's access
+and error logs through gunicorn.conf.py) passes through `mask_secrets` first.
+"""
+
+import logging
+import re
+
+MASK = "***"
+
+_SLASH = r"(?:/|%2F)"
+_PATH_SECRETS = re.compile(
+    rf"({_SLASH}(?:v1{_SLASH}invites|claim|accounts{_SLASH}password{_SLASH}reset{_SLASH}key"
+    rf"|accounts{_SLASH}confirm-email){_SLASH})(?:(?!%2F|%3F|%26)[^/?&#\s\"'])+",
+    re.IGNORECASE,
+)
+_QUERY_SECRETS = re.compile(
+    r"((?:[?&]|%3F|%26)(?:user_code|device_code|code|key|token|access_token|refresh_token)(?:=|%3D))"
+    r"(?:(?!%26)[^&#\s\"'])+",
+    re.IGNORECASE,
+)
+_BEARER = re.compile(r"(Bearer\s+)[^\s\"',]+", re.IGNORECASE)
+_HUB_TOKEN = re.compile(r"ltm_[A-Za-z0-9_-]+")
+
+
+def mask_secrets(text: str) -> str:
+    text = _PATH_SECRETS.sub(rf"\g<1>{MASK}", text)
+    text = _QUERY_SECRETS.sub(rf"\g<1>{MASK}", text)
+    text = _BEARER.sub(rf"\g<1>{MASK}", text)
+    return _HUB_TOKEN.sub(f"ltm_{MASK}", text)
+
+
+class MaskSecrets(logging.Filter):
+    """Rewrites a record's message with its secrets masked (the arguments are merged in first,
+    since a path usually arrives as one: `Not Found: %s`)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        masked = mask_secrets(message)
+        if masked != message:
+            record.msg, record.args = masked, ()
+        return True

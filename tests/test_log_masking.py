@@ -1,0 +1,118 @@
+"""No invite, claim or device code and no token in a log line: Django's own lines here, gunicorn's
+access log (gunicorn.conf.py) under a real gunicorn."""
+
+import io
+import logging
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from core.logs import MaskSecrets, mask_secrets
+
+ROOT = Path(__file__).resolve().parents[1]
+INVITE = "0123456789abcdef0123456789abcdef0123456789abcdef"
+CLAIM = "claim-code-that-must-not-leak"
+USER_CODE = "BCDFGHJK"
+TOKEN = "ltm_token-that-must-not-leak"
+SECRETS = (INVITE, CLAIM, USER_CODE, TOKEN, "token-that-must-not-leak")
+
+
+@pytest.mark.parametrize(
+    "line, masked",
+    [
+        (f"GET /v1/invites/{INVITE} HTTP/1.1", "GET /v1/invites/*** HTTP/1.1"),
+        (f"POST /v1/invites/{INVITE}/accept", "POST /v1/invites/***/accept"),
+        (f"GET /claim/{CLAIM}", "GET /claim/***"),
+        (f"GET /device?user_code={USER_CODE}&x=1", "GET /device?user_code=***&x=1"),
+        (f"GET /accounts/login/?next=/device%3Fuser_code%3D{USER_CODE}", "GET /accounts/login/?next=/device%3Fuser_code%3D***"),
+        (f"GET /accounts/login/?next=%2Fv1%2Finvites%2F{INVITE}", "GET /accounts/login/?next=%2Fv1%2Finvites%2F***"),
+        (f"Authorization: Bearer {TOKEN}", "Authorization: Bearer ***"),
+        (f"token {TOKEN} pasted", "token ltm_*** pasted"),
+        ("GET /accounts/password/reset/key/3-abc123def/", "GET /accounts/password/reset/key/***/"),
+        ("GET /v1/packets?limit=50", "GET /v1/packets?limit=50"),
+    ],
+)
+def test_mask_secrets(line, masked):
+    assert mask_secrets(line) == masked
+
+
+def test_djangos_not_found_line_names_the_path_without_the_code(client, db):
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.addFilter(MaskSecrets())
+    logger = logging.getLogger("django.request")
+    logger.addHandler(handler)
+    try:
+        assert client.get(f"/v1/invites/{INVITE}").status_code == 404
+        assert client.get(f"/claim/{CLAIM}").status_code in (404, 410)
+    finally:
+        logger.removeHandler(handler)
+    written = stream.getvalue()
+    assert "/v1/invites/***" in written
+    assert INVITE not in written and CLAIM not in written
+
+
+def test_the_hubs_console_handler_masks():
+    console = logging.getLogger().handlers
+    assert any(isinstance(f, MaskSecrets) for h in console for f in h.filters), "LOGGING's console handler"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _call(url, *, method="GET", headers=None):
+    request = urllib.request.Request(url, method=method, headers=headers or {}, data=b"{}" if method == "POST" else None)
+    try:
+        urllib.request.urlopen(request, timeout=10).close()
+    except urllib.error.HTTPError:
+        pass
+
+
+def test_gunicorns_access_log_holds_no_secret(tmp_path):
+    environment = {
+        **os.environ, "DJANGO_SETTINGS_MODULE": "hub.settings.test",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'hub.sqlite3'}",
+    }
+    environment.pop("REDIS_URL", None)
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=environment,
+                   check=True, timeout=300)
+    port, log = _free_port(), tmp_path / "access.log"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "hub.wsgi:application",
+         "--bind", f"127.0.0.1:{port}", "--workers", "1", "--access-logfile", str(log),
+         "--access-logformat", '%(h)s "%(r)s" %(s)s "%(f)s" "%({authorization}i)s"'],
+        cwd=ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(150):
+            try:
+                urllib.request.urlopen(base + "/v1/healthz", timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        bearer = {"Authorization": f"Bearer {TOKEN}"}
+        _call(f"{base}/v1/invites/{INVITE}", headers={"Referer": f"{base}/v1/invites/{INVITE}"})
+        _call(f"{base}/v1/invites/{INVITE}/accept", method="POST", headers=bearer)
+        _call(f"{base}/claim/{CLAIM}")
+        _call(f"{base}/device?user_code={USER_CODE}")
+        _call(f"{base}/v1/packets", headers=bearer)
+        _call(f"{base}/v1/healthz")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    written = log.read_text()
+    assert "/v1/invites/***" in written and "/claim/***" in written and "user_code=***" in written
+    assert "Bearer ***" in written and "/v1/healthz" in written
+    for secret in SECRETS:
+        assert secret not in written

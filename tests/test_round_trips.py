@@ -1,0 +1,100 @@
+"""Each /v1 call reaches the database a fixed, small number of times, whatever the number of
+packets, teams and members: pull, list and team list 2, push (new id, re-push, into a team),
+delete and publish at most 3.
+
+A round trip here is a statement the database receives, plus BEGIN and COMMIT for each
+transaction, plus the connection health check when it is on: what crosses the wire."""
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from ltm.protocol.packet import canonical_json
+from packets.models import Packet
+from packets.testing import packet_v02
+from teams.models import Membership
+from teams.testing import make_team
+
+pytestmark = pytest.mark.django_db
+
+
+class RoundTrips:
+    """Counts what one call sends to the database."""
+
+    def __init__(self):
+        self.transactions = 0
+
+    def __call__(self, call):
+        real_commit, real_rollback = connection._commit, connection._rollback
+
+        def commit():
+            self.transactions += 1
+            return real_commit()
+
+        def rollback():
+            self.transactions += 1
+            return real_rollback()
+
+        self.transactions = 0
+        connection._commit, connection._rollback = commit, rollback
+        try:
+            with CaptureQueriesContext(connection) as captured:
+                response = call()
+        finally:
+            connection._commit, connection._rollback = real_commit, real_rollback
+        assert response.status_code < 300, response.content
+        health_checks = 1 if settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] else 0
+        return len(captured) + 2 * self.transactions + health_checks
+
+
+def seed(owner, count, team=None):
+    body = canonical_json(packet_v02())
+    Packet.objects.bulk_create(
+        Packet(id=f"01SEED{owner.username}{team.pk if team else ''}{i:08d}", owner=owner, team=team,
+               ltm_version="0.2", created_at="2026-01-01T00:00:00Z", goal=f"goal {i}", next_step="n", body=body)
+        for i in range(count)
+    )
+
+
+def counts(api, team, round_trips):
+    def measured(call):
+        call()  # once before: the token's last use is recorded once a minute, not per request
+        return round_trips(call)
+
+    pushed = packet_v02()
+    shared = packet_v02()
+    counted = {
+        "push": measured(lambda: api.post("/v1/packets", packet_v02())),
+        "re-push": measured(lambda: api.post("/v1/packets", pushed)),
+        "push to a team": measured(lambda: api.post(f"/v1/packets?team={team.name}", shared)),
+        "list": measured(lambda: api.get("/v1/packets?limit=50")),
+        "team list": measured(lambda: api.get(f"/v1/packets?team={team.name}&limit=50")),
+        "pull": measured(lambda: api.get(f"/v1/packets/{pushed['id']}")),
+        "pull a team packet": measured(lambda: api.get(f"/v1/packets/{shared['id']}")),
+        "publish": measured(lambda: api.post(f"/v1/packets/{pushed['id']}/publish")),
+        "teams": measured(lambda: api.get("/v1/teams")),
+        "delete": round_trips(lambda: api.delete(f"/v1/packets/{pushed['id']}")),
+    }
+    return counted
+
+
+LIMITS = {"push": 3, "re-push": 3, "push to a team": 3, "list": 2, "team list": 2, "pull": 2,
+          "pull a team packet": 2, "publish": 3, "teams": 2, "delete": 3}
+
+
+def test_round_trips_are_few_and_do_not_grow(api_as, alice, make_user):
+    api, round_trips = api_as(alice), RoundTrips()
+    team = make_team(alice, "alpha", members=[make_user("m0")])
+    small = counts(api, team, round_trips)
+
+    members = [make_user(f"member{i}") for i in range(30)]
+    Membership.objects.bulk_create(Membership(team=team, user=m, role=Membership.MEMBER) for m in members)
+    for i in range(10):
+        make_team(alice, f"other-{i}")
+    seed(alice, 300)
+    seed(alice, 300, team=team)
+    large = counts(api, team, round_trips)
+
+    assert small == large
+    assert {call: count for call, count in large.items() if count > LIMITS[call]} == {}, large
