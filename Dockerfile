@@ -1,6 +1,6 @@
 # The hub's image: the same code runs as web (gunicorn), worker and beat (celery).
 FROM python:3.11-slim
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_SETTINGS_MODULE=hub.settings.production
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_SETTINGS_MODULE=hub.settings.production PORT=8000
 WORKDIR /app
 COPY requirements.txt ./
 COPY cli ./cli
@@ -9,4 +9,5 @@ COPY . .
 # The production settings require these; collectstatic needs no real ones.
 RUN SECRET_KEY=build-only ALLOWED_HOSTS=build-only python manage.py collectstatic --noinput
 EXPOSE 8000
-CMD ["gunicorn", "hub.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+# The Procfile's web line (docker-compose.yml runs its other lines: release, worker, beat).
+CMD ["gunicorn", "-c", "gunicorn.conf.py", "hub.wsgi:application"]

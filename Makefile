@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run worker beat test bench clean
+.PHONY: install run worker beat test bench stack stack-check soak clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt cli/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,28 @@ test: install
 # Needs wrk (apt-get install wrk). DATABASE_URL picks the database; BENCH_ARGS="--json run.json" etc.
 bench: install
 	$(PY) bench/bench.py $(BENCH_ARGS)
+
+# The production stack without Docker: the Procfile under honcho with the production settings, on
+# loopback, against local PostgreSQL and Redis (the database must exist: `createdb ltm_stack`).
+# Needs SECRET_KEY; the other variables have local defaults. Static files are collected first,
+# as the Docker image does at build time; then `release` (migrate), then web, worker and beat.
+STACK_ENV = PATH="$(CURDIR)/$(VENV)/bin:$$PATH" DJANGO_SETTINGS_MODULE=hub.settings.production \
+	DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/ltm_stack}" \
+	REDIS_URL="$${REDIS_URL:-redis://127.0.0.1:6379/0}" ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost}" \
+	SECURE_COOKIES="$${SECURE_COOKIES:-0}" WEB_HOST="$(HOST)" PORT="$(PORT)"
+
+stack: install
+	@test -n "$$SECRET_KEY" || { echo "make stack: set SECRET_KEY (and keep it: sessions depend on it)"; exit 2; }
+	$(STACK_ENV) $(PY) manage.py collectstatic --noinput -v0
+	$(STACK_ENV) $(VENV)/bin/honcho start release
+	$(STACK_ENV) $(VENV)/bin/honcho start web worker beat
+
+# CI's checks of that stack: a smoke journey with outages, then a soak (SOAK_ARGS="--minutes 10").
+stack-check: install
+	$(PY) bench/stack_check.py $(STACK_CHECK_ARGS)
+
+soak: install
+	$(PY) bench/soak.py $(SOAK_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles artifacts .pytest_cache
