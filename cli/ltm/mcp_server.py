@@ -1,83 +1,39 @@
 """`ltm mcp`: the ltm verbs as Model Context Protocol tools over stdio, for coding agents.
 
-The only module that imports the `mcp` SDK (the optional extra `ltm-hub-cli[mcp]`). Each tool
-parses its arguments, calls the verb and formats, as the command line does; every call reads the
-stored credentials afresh, so an `ltm auth` in another terminal takes effect without restarting
-the agent. Failures come back as tool errors (is_error) whose text tells the agent what to fix; a
-rejected packet lists every schema error with its JSON path, so one more call can fix them all.
+The only module that imports the `mcp` SDK (the optional extra `ltm-hub-cli[mcp]`). The tools'
+names, descriptions and input schemas come from ltm.protocol.tools, which the hub's /mcp endpoint
+lists too; each function here parses its arguments, calls the verb and formats, as the command
+line does. Every call reads the stored credentials afresh, so an `ltm auth` in another terminal
+takes effect without restarting the agent. Failures come back as tool errors (is_error) whose
+text tells the agent what to fix; a rejected packet lists every schema error with its JSON path,
+so one more call can fix them all.
 """
 
 from __future__ import annotations
 
 import json
 from contextlib import contextmanager
-from typing import Annotated, Any
 
 import anyio
 import mcp_types
-from mcp.server import MCPServer, Server
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server import Server
 from mcp.server.stdio import stdio_server
-from pydantic import Field
 
 from . import __version__, verbs
 from .errors import IdTaken, LtmError, PacketRejected, RedactionRefused
-from .output import packet_summary, plural, to_json, whoami_json
-from .protocol.packet import canonical_json
+from .output import packet_summary, to_json, whoami_json
+from .protocol import tools as specs
+from .protocol.packet import canonical_json, with_defaults
 
-PACKET_SHAPE = """\
-The packet is one JSON object, an ltm Core Memory Packet v0.2, at most 32 KiB as JSON. Fields not \
-listed here are rejected, at every level.
-Required:
-- ltm_version: the string "0.2".
-- id: string of 10 to 64 characters, unique on the hub (a ULID). Leave it out for a new packet: \
-a fresh ULID is filled in. Reuse an id only to update a packet of your own.
-- created_at: RFC 3339 date-time with a zone, e.g. "2026-04-22T09:30:00Z". May be omitted: the \
-current time is filled in.
-- goal: string, 1 to 1024 characters: the obstacle being worked on.
-- next_step: string, 1 to 1024 characters: the first action for whoever resumes.
-Optional:
-- parent_id: string of 10 to 64 characters: the id of the packet this one continues.
-- project: object {"name": string up to 128, "ref": string up to 256 (e.g. the repository URL)}.
-- success_criteria: array of up to 16 strings (each up to 1024): observable done-conditions.
-- constraints: array of up to 32 strings (each up to 1024).
-- decisions: array of up to 64 objects {"what": string up to 1024 (required), "why": string up to \
-1024 (required), "consequences": string up to 1024, "locked": boolean (true: settled, not to be \
-reopened)}.
-- methods: array of up to 32 objects {"name": slug matching ^[a-z0-9][a-z0-9-]{0,127}$ (required), \
-"when_applicable": string up to 1024 (required), "how": string up to 2048 (required)}.
-- attempts: array of up to 64 objects {"tried": string up to 1024 (required), "outcome": one of \
-"succeeded", "failed", "partial" (required), "learned": string up to 1024, "confidence": one of \
-"low", "medium", "high"}.
-- open_questions: array of up to 32 strings (each up to 1024).
-- tags: array of up to 16 slugs matching ^[a-z0-9][a-z0-9-]{0,31}$.
-- provenance: object {"author_model": string up to 128, "author_human": string up to 128, \
-"source_hash": "sha256:" then 64 lower-case hex digits, "confidence": one of "low", "medium", "high"}.
-Keep secrets and absolute machine paths (/home/..., /Users/..., C:\\...) out of every text field: \
-the redaction pre-flight refuses the packet otherwise."""
-
-PacketArg = Annotated[dict[str, Any], Field(description="The packet, shaped as the tool description says.")]
-AllowArg = Annotated[bool, Field(description="Push even if the redaction pre-flight finds secrets or "
-                                             "absolute paths. Only when the person explicitly agreed.")]
-TeamArg = Annotated[str | None, Field(description="Team name: act on that team's packets instead of "
-                                                  "the person's own.")]
-IdArg = Annotated[str, Field(description="The packet id (its `id` field), as listed by `ls`.")]
-
-INSTRUCTIONS = (
-    "Save the state of a coding session as an ltm packet and resume it later or elsewhere. "
-    "Call `example` to see a complete valid packet. Uses the person's `ltm auth` sign-in."
-)
-
-# The tools, declared on the SDK's MCPServer for their argument schemas and validation; the
-# connection itself is served by a low-level Server (see `serve`).
-tools = MCPServer("ltm", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+INSTRUCTIONS = specs.INSTRUCTIONS + " Uses the person's `ltm auth` sign-in."
 
 
-def _save_or_push(packet: dict, allow_unredacted: bool, team: str | None) -> str:
-    if not isinstance(packet, dict):
-        raise ToolError("`packet` must be a JSON object. " + PACKET_SHAPE)
-    # Agents are poor at minting ULIDs and clocks: fill `id` and `created_at` when left out.
-    raw = json.dumps(verbs.with_defaults(packet), ensure_ascii=False).encode("utf-8")
+class ToolError(Exception):
+    """A failed call: its text goes back to the agent as a tool error."""
+
+
+def _save(packet: dict, allow_unredacted: bool = False, team: str | None = None) -> str:
+    raw = json.dumps(with_defaults(packet), ensure_ascii=False).encode("utf-8")
     with _tool_errors():
         pushed = verbs.push(raw, team=team, allow_unredacted=allow_unredacted)
     return f"saved packet {pushed.id} on {pushed.host}" + (f" in team {team}" if team else "") + (
@@ -85,90 +41,64 @@ def _save_or_push(packet: dict, allow_unredacted: bool, team: str | None) -> str
     )
 
 
-@tools.tool(description="Save a packet (the state of this session) to the person's ltm hub. " + PACKET_SHAPE,
-            structured_output=False)
-def save(packet: PacketArg, allow_unredacted: AllowArg = False, team: TeamArg = None) -> str:
-    return _save_or_push(packet, allow_unredacted, team)
-
-
-@tools.tool(description="Push a packet to the person's ltm hub (the same as `save`). " + PACKET_SHAPE,
-            structured_output=False)
-def push(packet: PacketArg, allow_unredacted: AllowArg = False, team: TeamArg = None) -> str:
-    return _save_or_push(packet, allow_unredacted, team)
-
-
-@tools.tool(description="The resume block of a packet: markdown to read before continuing the work it "
-                        "describes. Locked decisions are settled; failed attempts are not to be retried "
-                        "without new information; start with its first action.",
-            structured_output=False)
-def resume(id: IdArg) -> str:
+def _resume(id: str) -> str:
     with _tool_errors():
         return verbs.resume(id)
 
 
-@tools.tool(description="List packets, newest first, as JSON [{id, created_at, goal}].",
-            structured_output=False)
-def ls(limit: Annotated[int | None, Field(description="How many, 1 to 500 (default 50).")] = None,
-       team: TeamArg = None) -> str:
+def _ls(limit: int | None = None, team: str | None = None) -> str:
     with _tool_errors():
         return to_json(verbs.list_packets(limit=limit, team=team))
 
 
-@tools.tool(description="A short summary of one packet, with its public URL when published.",
-            structured_output=False)
-def show(id: IdArg) -> str:
+def _show(id: str) -> str:
     with _tool_errors():
         return packet_summary(*verbs.show(id))
 
 
-@tools.tool(description="The full JSON of one packet.", structured_output=False)
-def pull(id: IdArg) -> str:
+def _pull(id: str) -> str:
     with _tool_errors():
         return canonical_json(verbs.pull(id))
 
 
-@tools.tool(description="Delete a packet from the hub. Only when the person asked for it.",
-            structured_output=False)
-def rm(id: IdArg) -> str:
+def _rm(id: str) -> str:
     with _tool_errors():
         verbs.rm(id)
     return f"deleted {id}"
 
 
-@tools.tool(description="Make a public, read-only web page of a packet (anyone with the link can read "
-                        "it). Only when the person asked for it. Returns the URL.",
-            structured_output=False)
-def publish(id: IdArg) -> str:
+def _publish(id: str) -> str:
     with _tool_errors():
         return verbs.publish(id)
 
 
-@tools.tool(description="Take a packet's public page down; the packet itself stays.", structured_output=False)
-def unpublish(id: IdArg) -> str:
+def _unpublish(id: str) -> str:
     with _tool_errors():
         verbs.unpublish(id)
     return f"unpublished {id}"
 
 
-@tools.tool(description="A complete, valid example packet (v0.2) to model a new packet on, with a fresh "
-                        "`id` and `created_at`.",
-            structured_output=False)
-def example() -> str:
-    return to_json(verbs.example())
-
-
-@tools.tool(description="Which hub this server talks to and which token it uses, as JSON "
-                        '{"host", "token_hash8"} (the first 8 hex digits of sha256(token)); either is '
-                        "empty when not set: then ask the person to run `ltm auth <host>`.",
-            structured_output=False)
-def whoami() -> str:
-    return whoami_json(verbs.whoami())
-
-
-@tools.tool(description="The URL of the hub's web dashboard, for the person to open.", structured_output=False)
-def platform() -> str:
+def _platform() -> str:
     with _tool_errors():
         return verbs.dashboard_url()
+
+
+# Each tool of ltm.protocol.tools (TOOLS and LOCAL_TOOLS) with the function that does it here.
+HANDLERS = {
+    "save": _save,
+    "push": _save,
+    "resume": _resume,
+    "ls": _ls,
+    "show": _show,
+    "pull": _pull,
+    "rm": _rm,
+    "publish": _publish,
+    "unpublish": _unpublish,
+    "example": lambda: to_json(verbs.example()),
+    "whoami": lambda: whoami_json(verbs.whoami()),
+    "platform": _platform,
+}
+SPECS = {**specs.TOOLS, **specs.LOCAL_TOOLS}
 
 
 @contextmanager
@@ -177,38 +107,44 @@ def _tool_errors():
     try:
         yield
     except PacketRejected as error:
-        raise ToolError(
-            f"packet rejected with {plural(len(error.details), 'error')}; fix all of them and call again:\n"
-            + "\n".join(f"- {detail}" for detail in error.details)
-        ) from None
+        raise ToolError(specs.rejected_message(error.details)) from None
     except RedactionRefused as error:
-        raise ToolError(
-            "packet refused: it contains secrets or absolute paths. Remove or generalise them and "
-            "call again (or pass allow_unredacted: true only if the person explicitly agreed):\n"
-            + "\n".join(f"- {detail}" for detail in error.details)
-        ) from None
+        raise ToolError(specs.redaction_message(error.details)) from None
     except IdTaken as error:
-        raise ToolError(
-            f"packet id {error.packet_id} is already taken on the hub by someone else; leave `id` out "
-            "(a fresh one is filled in) or use a new ULID, and call again"
-        ) from None
+        raise ToolError(specs.id_taken_message(error.packet_id)) from None
     except LtmError as error:
         # The agent cannot sign in for the person; it can only ask them to.
         raise ToolError(error.report().replace("run `ltm", "ask the person to run `ltm")) from None
 
 
+def call(name: str, arguments: dict | None) -> str:
+    """Run one tool; ToolError when the arguments or the call fail."""
+    spec = SPECS.get(name)
+    if spec is None:
+        raise ToolError(f"unknown tool {name!r}; the tools are: {', '.join(SPECS)}")
+    problems = specs.argument_errors(spec, arguments)
+    if problems:
+        raise ToolError(f"invalid arguments for {name}:\n" + "\n".join(f"- {p}" for p in problems)
+                        + ("\n" + specs.PACKET_SHAPE if "packet" in spec.properties else ""))
+    return HANDLERS[name](**(arguments or {}))
+
+
 # --- serving over stdio ------------------------------------------------------------------------
 
 async def _list_tools(ctx, params) -> mcp_types.ListToolsResult:
-    return mcp_types.ListToolsResult(tools=await tools.list_tools())
+    return mcp_types.ListToolsResult(tools=[
+        mcp_types.Tool(name=spec.name, description=spec.description, input_schema=spec.input_schema)
+        for spec in SPECS.values()
+    ])
 
 
 async def _call_tool(ctx, params: mcp_types.CallToolRequestParams):
     try:
-        return await tools.call_tool(params.name, params.arguments or {})
+        text = await anyio.to_thread.run_sync(call, params.name, params.arguments)
     except ToolError as error:  # a failed call is a result the agent reads, not a protocol error
         return mcp_types.CallToolResult(content=[mcp_types.TextContent(type="text", text=str(error))],
                                         is_error=True)
+    return mcp_types.CallToolResult(content=[mcp_types.TextContent(type="text", text=text)])
 
 
 server = Server("ltm", version=__version__, instructions=INSTRUCTIONS,

@@ -10,6 +10,7 @@ import os
 import sys
 
 from .config import load_config
+from .protocol.summary import plural, summary
 
 
 def note(message: str) -> None:
@@ -32,36 +33,8 @@ def whoami_json(identity: dict) -> str:
 
 
 def packet_summary(packet: dict, headers: dict) -> str:
-    lines = [f"{packet['id']}  ltm {packet['ltm_version']}  {packet['created_at']}"]
-    if packet.get("parent_id"):
-        lines.append(f"continues  {packet['parent_id']}")
-    project = packet.get("project") or {}
-    if project:
-        lines.append(f"project    {project.get('name', '')} {project.get('ref', '')}".rstrip())
-    lines.append(f"goal       {packet['goal']}")
-    lines.append(f"next step  {packet['next_step']}")
-    decisions = packet.get("decisions") or []
-    locked = sum(1 for d in decisions if d.get("locked"))
-    counts = [
-        f"{plural(len(decisions), 'decision')} ({locked} locked)",
-        plural(len(packet.get("attempts") or []), "attempt"),
-        plural(len(packet.get("methods") or []), "method"),
-        plural(len(packet.get("open_questions") or []), "open question"),
-    ]
-    lines.append("contains   " + ", ".join(counts))
-    if packet.get("tags"):
-        lines.append(f"tags       {', '.join(packet['tags'])}")
-    published = header(headers, "X-LTM-Public-URL")
-    if published:
-        since = header(headers, "X-LTM-Published-At")
-        lines.append(f"published  {published}" + (f" (since {since})" if since else ""))
-    lines.append(f"\nresume it with `ltm resume {packet['id']}`")
-    return "\n".join(lines)
-
-
-def plural(count: int, word: str) -> str:
-    """`1 attempt`, `2 attempts`, `0 attempts`."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+    return summary(packet, public_url=header(headers, "X-LTM-Public-URL"),
+                   published_at=header(headers, "X-LTM-Published-At"))
 
 
 def header(headers: dict, name: str) -> str | None:

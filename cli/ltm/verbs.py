@@ -15,13 +15,11 @@ import subprocess
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from ulid import ULID
-
 from .client import Hub, normalize_host, split_invite
 from .config import config_path, config_set, configured_host, host_source, load_config, read_token, write_token
 from .device import device_flow
 from .errors import HubRequestError, IdTaken, LtmError, PacketRejected, RedactionRefused, UsageError
-from .protocol.packet import PacketError, example_packet, parse_packet, utc_now
+from .protocol.packet import PacketError, fresh_example, parse_packet
 from .protocol.redact import scan_packet
 from .protocol.resume import render_resume
 
@@ -243,14 +241,7 @@ def _loose_json(raw: bytes):
 # --- fresh packets ---------------------------------------------------------------------------
 
 def example() -> dict:
-    """The protocol's example packet with a new `id` and `created_at` = now, so that anyone can
-    push it (the protocol's fixed id belongs to whoever pushed it first on a hub)."""
-    return {**example_packet(), "id": str(ULID()), "created_at": utc_now()}
-
-
-def with_defaults(packet: dict) -> dict:
-    """The packet with `id` and `created_at` filled in when left out."""
-    return {"id": str(ULID()), "created_at": utc_now(), **packet}
+    return fresh_example()
 
 
 # --- teams, invites, account -----------------------------------------------------------------

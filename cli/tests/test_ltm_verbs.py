@@ -8,7 +8,7 @@ from ulid import ULID
 
 from ltm import verbs
 from ltm.errors import LtmError, PacketRejected, RedactionRefused
-from ltm.protocol.packet import example_packet, parse_timestamp
+from ltm.protocol.packet import example_packet, parse_timestamp, with_defaults
 
 
 def raw(packet) -> bytes:
@@ -25,8 +25,8 @@ def test_example_has_a_fresh_ulid_and_time_and_the_protocols_content():
 
 def test_with_defaults_fills_only_what_is_missing():
     given = {"id": "01HV00000000000000000000A1", "created_at": "2026-04-22T09:30:00Z", "goal": "g"}
-    assert verbs.with_defaults(given) == given
-    filled = verbs.with_defaults({"goal": "g"})
+    assert with_defaults(given) == given
+    filled = with_defaults({"goal": "g"})
     assert filled["goal"] == "g"
     assert str(ULID.from_str(filled["id"])) == filled["id"]
     assert parse_timestamp(filled["created_at"]) is not None

@@ -13,6 +13,7 @@ from functools import lru_cache
 from importlib import resources
 
 import jsonschema
+from ulid import ULID
 
 from . import strict_json
 
@@ -53,6 +54,18 @@ def example_packet() -> dict:
     """The protocol's example v0.2 packet (what `ltm example` prints)."""
     text = resources.files("ltm.protocol.schema").joinpath("example.v0.2.json").read_text("utf-8")
     return json.loads(text)
+
+
+def fresh_example() -> dict:
+    """The example packet with a new `id` and `created_at` = now, so that anyone can push it (the
+    protocol's fixed id belongs to whoever pushed it first on a hub)."""
+    return {**example_packet(), "id": str(ULID()), "created_at": utc_now()}
+
+
+def with_defaults(packet: dict) -> dict:
+    """The packet with `id` and `created_at` filled in when left out (agents are poor at minting
+    ULIDs and reading clocks)."""
+    return {"id": str(ULID()), "created_at": utc_now(), **packet}
 
 
 def parse_packet(raw: bytes | str) -> dict:

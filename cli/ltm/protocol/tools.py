@@ -1,0 +1,144 @@
+"""The MCP tools of ltm, declared once: names, descriptions, input schemas and the scope each
+needs. `ltm mcp` (ltm.mcp_server, over stdio) and the hub's /mcp endpoint (mcp_remote, over
+HTTP) both list their tools from here and check arguments with `argument_errors`; each server
+only supplies the function that does the work. A tool the hub adds later (search, thread) is one
+more ToolSpec in TOOLS plus its function on each server that offers it.
+
+It imports nothing else of ltm and not the MCP SDK: the schemas are plain JSON Schema.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import jsonschema
+
+READ = "read"
+WRITE = "write"
+
+PACKET_SHAPE = """\
+The packet is one JSON object, an ltm Core Memory Packet v0.2, at most 32 KiB as JSON. Fields not \
+listed here are rejected, at every level.
+Required:
+- ltm_version: the string "0.2".
+- id: string of 10 to 64 characters, unique on the hub (a ULID). Leave it out for a new packet: \
+a fresh ULID is filled in. Reuse an id only to update a packet of your own.
+- created_at: RFC 3339 date-time with a zone, e.g. "2026-04-22T09:30:00Z". May be omitted: the \
+current time is filled in.
+- goal: string, 1 to 1024 characters: the obstacle being worked on.
+- next_step: string, 1 to 1024 characters: the first action for whoever resumes.
+Optional:
+- parent_id: string of 10 to 64 characters: the id of the packet this one continues.
+- project: object {"name": string up to 128, "ref": string up to 256 (e.g. the repository URL)}.
+- success_criteria: array of up to 16 strings (each up to 1024): observable done-conditions.
+- constraints: array of up to 32 strings (each up to 1024).
+- decisions: array of up to 64 objects {"what": string up to 1024 (required), "why": string up to \
+1024 (required), "consequences": string up to 1024, "locked": boolean (true: settled, not to be \
+reopened)}.
+- methods: array of up to 32 objects {"name": slug matching ^[a-z0-9][a-z0-9-]{0,127}$ (required), \
+"when_applicable": string up to 1024 (required), "how": string up to 2048 (required)}.
+- attempts: array of up to 64 objects {"tried": string up to 1024 (required), "outcome": one of \
+"succeeded", "failed", "partial" (required), "learned": string up to 1024, "confidence": one of \
+"low", "medium", "high"}.
+- open_questions: array of up to 32 strings (each up to 1024).
+- tags: array of up to 16 slugs matching ^[a-z0-9][a-z0-9-]{0,31}$.
+- provenance: object {"author_model": string up to 128, "author_human": string up to 128, \
+"source_hash": "sha256:" then 64 lower-case hex digits, "confidence": one of "low", "medium", "high"}.
+Keep secrets and absolute machine paths (/home/..., /Users/..., C:\\...) out of every text field: \
+the redaction pre-flight refuses the packet otherwise."""
+
+INSTRUCTIONS = (
+    "Save the state of a coding session as an ltm packet and resume it later or elsewhere. "
+    "Call `example` to see a complete valid packet."
+)
+
+# The arguments several tools share.
+PACKET = {"type": "object", "description": "The packet, shaped as the tool description says."}
+ALLOW_UNREDACTED = {
+    "type": "boolean",
+    "default": False,
+    "description": "Save even if the redaction pre-flight finds secrets or absolute paths. Only when "
+                   "the person explicitly agreed.",
+}
+TEAM = {"type": "string", "description": "Team name: act on that team's packets instead of the person's own."}
+ID = {"type": "string", "description": "The packet id (its `id` field), as listed by `ls`."}
+LIMIT = {"type": "integer", "minimum": 1, "maximum": 500, "description": "How many, 1 to 500 (default 50)."}
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    description: str
+    properties: dict = field(default_factory=dict)
+    required: tuple = ()
+    scope: str = READ  # what a hub token needs for this tool
+
+    @property
+    def input_schema(self) -> dict:
+        schema = {"type": "object", "properties": self.properties, "additionalProperties": False}
+        if self.required:
+            schema["required"] = list(self.required)
+        return schema
+
+
+def _specs(*specs: ToolSpec) -> dict[str, ToolSpec]:
+    return {spec.name: spec for spec in specs}
+
+
+PACKET_ARGS = {"packet": PACKET, "allow_unredacted": ALLOW_UNREDACTED, "team": TEAM}
+
+# The tools both servers offer.
+TOOLS = _specs(
+    ToolSpec("save", "Save a packet (the state of this session) to the person's ltm hub. " + PACKET_SHAPE,
+             PACKET_ARGS, ("packet",), WRITE),
+    ToolSpec("resume", "The resume block of a packet: markdown to read before continuing the work it "
+                       "describes. Locked decisions are settled; failed attempts are not to be retried "
+                       "without new information; start with its first action.",
+             {"id": ID}, ("id",)),
+    ToolSpec("ls", "List packets, newest first, as JSON [{id, created_at, goal}].", {"limit": LIMIT, "team": TEAM}),
+    ToolSpec("show", "A short summary of one packet, with its public URL when published.", {"id": ID}, ("id",)),
+    ToolSpec("pull", "The full JSON of one packet.", {"id": ID}, ("id",)),
+    ToolSpec("rm", "Delete a packet from the hub. Only when the person asked for it.", {"id": ID}, ("id",), WRITE),
+    ToolSpec("publish", "Make a public, read-only web page of a packet (anyone with the link can read it). "
+                        "Only when the person asked for it. Returns the URL.", {"id": ID}, ("id",), WRITE),
+    ToolSpec("unpublish", "Take a packet's public page down; the packet itself stays.", {"id": ID}, ("id",), WRITE),
+    ToolSpec("example", "A complete, valid example packet (v0.2) to model a new packet on, with a fresh "
+                        "`id` and `created_at`."),
+    ToolSpec("whoami", 'Which hub the tools talk to and which token they use, as JSON {"host", '
+                       '"token_hash8"} (the first 8 hex digits of sha256(token)), plus "user" and "scopes" '
+                       "where the hub itself answers; host or token is empty when not set: then ask the "
+                       "person to sign in (`ltm auth <host>`)."),
+)
+
+# Only `ltm mcp` offers these: the Go client's names for the same things.
+LOCAL_TOOLS = _specs(
+    ToolSpec("push", "Push a packet to the person's ltm hub (the same as `save`). " + PACKET_SHAPE,
+             PACKET_ARGS, ("packet",), WRITE),
+    ToolSpec("platform", "The URL of the hub's web dashboard, for the person to open."),
+)
+
+
+def argument_errors(spec: ToolSpec, arguments) -> list[str]:
+    """What is wrong with a call's arguments, one line each (empty: nothing)."""
+    validator = jsonschema.Draft202012Validator(spec.input_schema)
+    errors = sorted(validator.iter_errors(arguments if arguments is not None else {}), key=lambda e: list(e.path))
+    return [f"{'.'.join(str(p) for p in error.path) or 'arguments'}: {error.message}" for error in errors]
+
+
+# The texts of the refusals both servers send back as tool errors.
+
+def rejected_message(details: list[str]) -> str:
+    count = len(details)
+    return (f"packet rejected with {count} error{'' if count == 1 else 's'}; fix all of them and call again:\n"
+            + "\n".join(f"- {detail}" for detail in details))
+
+
+def redaction_message(details: list[str]) -> str:
+    return ("packet refused: it contains secrets or absolute paths. Remove or generalise them and "
+            "call again (or pass allow_unredacted: true only if the person explicitly agreed):\n"
+            + "\n".join(f"- {detail}" for detail in details))
+
+
+def id_taken_message(packet_id: str) -> str:
+    return (f"packet id {packet_id} is already taken on the hub by someone else; leave `id` out "
+            "(a fresh one is filled in) or use a new ULID, and call again")
