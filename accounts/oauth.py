@@ -26,6 +26,11 @@ accounts.api, and only there:
   exactly, do not show the code, and have no rate limit.
 """
 
+from urllib.parse import urlsplit
+
+import urllib3
+from django.conf import settings
+from oauth2_provider import cimd
 from oauth2_provider.oauth2_backends import OAuthLibCore
 from oauth2_provider.settings import oauth2_settings
 from oauthlib.oauth2 import DeviceApplicationServer, Server
@@ -76,3 +81,76 @@ class FormTolerantOAuthLibCore(OAuthLibCore):
         if content_type.split(";")[0].strip().lower() == FORM_TYPE:
             headers["Content-Type"] = FORM_TYPE
         return headers
+
+
+# Clients that sign themselves in (MCP clients reaching /mcp): authorization code with PKCE S256,
+# registered by Dynamic Client Registration (RFC 7591) or by a Client ID Metadata Document. The
+# toolkit does the flow, the metadata documents, `resource` (RFC 8707) and `iss` (RFC 9207); we
+# add what it leaves open:
+#
+# - redirect URIs: https, or plain http only on a loopback address (RFC 8252 section 7.3). The
+#   toolkit allows a scheme everywhere or nowhere, so "http" is in ALLOWED_REDIRECT_URI_SCHEMES
+#   and both ways of registering check every URI with `redirect_uri_problem` first.
+# - metadata documents are fetched by the toolkit's SSRF-hardened fetcher (https, public
+#   addresses, timeout, size cap, cached per Cache-Control). Tests serve one over TLS on the
+#   loopback address with their own certificate authority, which CIMD_LOOPBACK_CA_FILE names;
+#   that setting is empty outside tests, so production never fetches from a loopback address.
+
+LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
+
+
+def redirect_uri_problem(uri) -> str | None:
+    """Why a client may not register this redirect URI (None: it may)."""
+    if not isinstance(uri, str):
+        return "each redirect URI must be a string"
+    try:
+        parts = urlsplit(uri)
+        host = parts.hostname
+    except ValueError:
+        return f"{uri!r} is not a URI"
+    if parts.scheme == "https" and host:
+        return None
+    if parts.scheme == "http" and host in LOOPBACK_HOSTS:
+        return None
+    return f"redirect URI {uri!r} must use https, or http on a loopback address (127.0.0.1, [::1] or localhost)"
+
+
+def redirect_uris_problem(uris) -> str | None:
+    if not isinstance(uris, list) or not uris:
+        return "redirect_uris must be a non-empty array of URIs"
+    return next((problem for problem in map(redirect_uri_problem, uris) if problem), None)
+
+
+class HubMetadataFetcher(cimd.SafeMetadataFetcher):
+    """OAUTH2_PROVIDER["CIMD_METADATA_FETCHER"]: the toolkit's fetcher, plus our redirect URI rule
+    (a document that breaks it is an unknown client), plus the tests' loopback server."""
+
+    def fetch(self, client_id):
+        parsed = urlsplit(client_id)
+        loopback_ca = settings.CIMD_LOOPBACK_CA_FILE
+        if loopback_ca and parsed.scheme == "https" and parsed.hostname == "127.0.0.1":
+            metadata, max_age = self._fetch_loopback(parsed, loopback_ca)
+        else:
+            metadata, max_age = super().fetch(client_id)
+        problem = redirect_uris_problem(metadata.get("redirect_uris"))
+        if problem:
+            raise cimd.CIMDError(problem)
+        return metadata, max_age
+
+    def _fetch_loopback(self, parsed, ca_file):
+        timeout = oauth2_settings.CIMD_FETCH_TIMEOUT_SECONDS
+        pool = urllib3.HTTPSConnectionPool(
+            "127.0.0.1", parsed.port or 443, ca_certs=ca_file, retries=False, maxsize=1,
+            timeout=urllib3.Timeout(connect=timeout, read=timeout, total=timeout),
+        )
+        try:
+            response = pool.urlopen("GET", parsed.path + (f"?{parsed.query}" if parsed.query else ""),
+                                    redirect=False, preload_content=False, headers={"Accept": "application/json"})
+            try:
+                return self._read_document(response)
+            finally:
+                response.release_conn()
+        except urllib3.exceptions.HTTPError as exc:
+            raise cimd.CIMDError(f"could not fetch client_id document: {exc}") from None
+        finally:
+            pool.close()

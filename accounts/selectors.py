@@ -1,6 +1,7 @@
 """Reads about people: their tokens, their signed-in devices, device grants and claim links."""
 
 import hashlib
+import json
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -131,6 +132,8 @@ class Bearer:
     token_id: str
     scopes: frozenset
     use_unrecorded: bool
+    # The resources (RFC 8707) an OAuth token was issued for; empty: any of this hub's.
+    audiences: tuple = ()
 
 
 def bearer_get(*, plaintext: str) -> Bearer | None:
@@ -148,11 +151,11 @@ def bearer_get(*, plaintext: str) -> Bearer | None:
     now = timezone.now()
     stale_before = connection.ops.adapt_datetimefield_value(now - LAST_USED_RESOLUTION)
     sql = f"""
-        SELECT 'api', t.id, '', (t.last_used_at IS NULL OR t.last_used_at <= %s), {user_columns}
+        SELECT 'api', t.id, '', (t.last_used_at IS NULL OR t.last_used_at <= %s), NULL, {user_columns}
         FROM {ApiToken._meta.db_table} t JOIN {User._meta.db_table} u ON u.id = t.user_id
         WHERE t.token_hash = %s AND t.revoked_at IS NULL AND u.is_active
         UNION ALL
-        SELECT 'oauth', CAST(a.id AS varchar(26)), a.scope, a.updated <= %s, {user_columns}
+        SELECT 'oauth', CAST(a.id AS varchar(26)), a.scope, a.updated <= %s, a.resource, {user_columns}
         FROM {access_token._meta.db_table} a JOIN {User._meta.db_table} u ON u.id = a.user_id
         WHERE a.token_checksum = %s AND a.expires > %s AND u.is_active
     """
@@ -163,7 +166,10 @@ def bearer_get(*, plaintext: str) -> Bearer | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    kind, token_id, scope, use_unrecorded, *user_values = row
+    kind, token_id, scope, use_unrecorded, resource, *user_values = row
     user = User.from_db(connection.alias, [field.attname for field in user_fields], user_values)
     scopes = frozenset(scope.split()) if kind == "oauth" else frozenset({"read", "write"})
-    return Bearer(user=user, kind=kind, token_id=token_id, scopes=scopes, use_unrecorded=bool(use_unrecorded))
+    if isinstance(resource, str):  # SQLite keeps JSON as text; PostgreSQL's jsonb arrives parsed
+        resource = json.loads(resource)
+    return Bearer(user=user, kind=kind, token_id=token_id, scopes=scopes, use_unrecorded=bool(use_unrecorded),
+                  audiences=tuple(resource or ()))

@@ -7,6 +7,7 @@ from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularRedocView
 
 from core import views
+from mcp_remote.views import endpoint as mcp_endpoint
 
 urlpatterns = [
     # The ltm wire API (section 3 of the protocol) and OAuth (section 6).
@@ -15,6 +16,10 @@ urlpatterns = [
     path("", include("packets.api_urls")),
     path("", include("teams.api_urls")),
     path("", include("accounts.api_urls")),
+    # OAuth for clients that sign themselves in (metadata, consent, registration), and the hub
+    # as a remote MCP server.
+    path("", include("accounts.oauth_urls")),
+    path("mcp", mcp_endpoint, name="mcp"),
     # The OpenAPI description of /v1 (drf-spectacular) and its docs page (Redoc from our own static files).
     path("v1/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi-schema"),
     path("v1/docs", SpectacularRedocView.as_view(url_name="openapi-schema"), name="openapi-docs"),

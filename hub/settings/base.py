@@ -293,6 +293,9 @@ LTM_SIGNUP_OPEN = env.bool("LTM_SIGNUP_OPEN", default=True)
 ACCOUNT_RATE_LIMITS = {
     "login_failed": None,
     "device_authorization": "20/m/ip",
+    # Remote MCP (mcp_remote): client registrations per address, tool calls per token.
+    "oauth_register": "20/h/ip",
+    "mcp_tool_call": env("LTM_MCP_TOOL_CALL_RATE", default="120/m/key"),
 }
 
 # OAuth (django-oauth-toolkit) for the device flow of the `ltm` client (see accounts/oauth.py).
@@ -312,20 +315,40 @@ OAUTH2_PROVIDER = {
     # Only a SHA-256 checksum of each access token is stored (RFC 9700); it needs no grace period.
     "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
     "REFRESH_TOKEN_GRACE_PERIOD_SECONDS": 0,
-    # The hub only runs the device flow: every other RFC 9700 recommendation costs nothing, so
-    # all of them are enforced (no implicit or password grant, no plain PKCE, no token in a
-    # query string, `iss` in authorization responses, refresh-token replay revokes the family).
-    # No client has a redirect URI, so none may be plain http.
+    # Every RFC 9700 recommendation is enforced (no implicit or password grant, no plain PKCE, no
+    # token in a query string, `iss` in authorization responses, refresh-token replay revokes the
+    # family) but one: loopback redirect URIs are plain http (RFC 8252), which the toolkit can
+    # only allow for every host; accounts.oauth.redirect_uri_problem allows it for loopback
+    # addresses only, and oauth2_provider.W008 is silenced below for that reason.
     "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
     "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
     "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
     "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
     "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
     "COMPLIANT_BCP_RFC9700_REFRESH_TOKEN": True,
-    "COMPLIANT_BCP_RFC9700_REDIRECT_URI_SCHEME": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_REQUIRED": True,
+    "PKCE_REQUIRED": True,
     "REFRESH_TOKEN_REUSE_PROTECTION": True,
-    "ALLOWED_REDIRECT_URI_SCHEMES": ["https"],
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["https", "http"],
+    # MCP clients sign themselves in (mcp_remote, accounts/oauth.py): the authorization code
+    # grant, clients registered on the fly (RFC 7591) or by their metadata document's URL.
+    "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
+    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"],
+    "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["none", "client_secret_basic", "client_secret_post"],
+    "DCR_ENABLED": True,
+    "DCR_REGISTRATION_PERMISSION_CLASSES": ("oauth2_provider.dcr.AllowAllDCRPermission",),
+    "DCR_REGISTRATION_TOKEN_EXPIRE_SECONDS": 90 * 24 * 3600,
+    "CIMD_ENABLED": True,
+    "CIMD_METADATA_FETCHER": "accounts.oauth.HubMetadataFetcher",
+    "OAUTH2_PROTECTED_RESOURCE_NAME": "ltm hub",
 }
+SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
+# /mcp (mcp_remote): the largest request body it reads. A save carries a packet of up to 32 KiB,
+# which a client may send with every non-ASCII character escaped.
+LTM_MCP_MAX_REQUEST_BYTES = env.int("LTM_MCP_MAX_REQUEST_BYTES", default=128 * 1024)
+# Tests only: a certificate authority file whose https://127.0.0.1 client metadata documents the
+# hub fetches (accounts.oauth.HubMetadataFetcher). Empty: never from a loopback address.
+CIMD_LOOPBACK_CA_FILE = ""
 
 # Log lines name paths (`Not Found: /v1/invites/<code>`, runserver's request lines): the filter
 # masks invite, claim and device codes and tokens before any line is written. gunicorn's access

@@ -44,6 +44,7 @@ SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=365 * 24 * 3600)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
 SILENCED_SYSTEM_CHECKS = [
+    *SILENCED_SYSTEM_CHECKS,  # noqa: F405 (base.py's)
     # security.W021 asks for the HSTS `preload` flag. Preloading is a request to browser vendors
     # to hard-code https for the whole registrable domain, slow to undo and only valid on an apex
     # domain; the operator opts in with SECURE_HSTS_PRELOAD=1.

@@ -1,0 +1,74 @@
+"""OAuth for clients that sign themselves in (MCP clients): the consent page at
+/oauth/authorize and client registration at /oauth/register. The toolkit's views do the
+protocol (see accounts.oauth for what we add); these give them the hub's page, our redirect URI
+rule and a rate limit."""
+
+import json
+from urllib.parse import urlsplit
+
+from allauth.core import ratelimit
+from django.http import JsonResponse
+from oauth2_provider import views as dot_views
+
+from accounts.oauth import redirect_uris_problem
+
+
+def _origin(uri: str) -> str:
+    parts = urlsplit(uri)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+class ConsentView(dot_views.AuthorizationView):
+    """GET /oauth/authorize: signed in (allauth's page first if not), the person sees which
+    client asks, where it sends them back, what it may do and as whom, and allows or denies."""
+
+    template_name = "accounts/oauth_consent.html"
+
+    def render_to_response(self, context, **kwargs):
+        redirect_uri = context.get("redirect_uri") or ""
+        context["redirect_host"] = urlsplit(redirect_uri).netloc
+        context["scope_rows"] = list(zip(context.get("scopes") or [], context.get("scopes_descriptions") or []))
+        response = super().render_to_response(context, **kwargs)
+        if redirect_uri:
+            # The answer to Allow or Deny redirects the form's POST to the client: the page's
+            # form-action must name that origin, or the browser stops the redirect.
+            response._csp_update = {"form-action": [_origin(redirect_uri)]}
+        return response
+
+
+def _redirect_refusal(request) -> JsonResponse | None:
+    """RFC 7591's invalid_redirect_uri when the metadata names a URI we don't allow (the toolkit
+    answers anything else that is wrong with the body)."""
+    try:
+        metadata = json.loads(request.body)
+    except ValueError:
+        return None
+    problem = redirect_uris_problem(metadata.get("redirect_uris")) if isinstance(metadata, dict) else None
+    if problem:
+        return JsonResponse({"error": "invalid_redirect_uri", "error_description": problem}, status=400)
+    return None
+
+
+class ClientRegistrationView(dot_views.DynamicClientRegistrationView):
+    """POST /oauth/register (RFC 7591): open to anyone, as MCP clients register before anyone
+    signs in; redirect URIs must be https or loopback http; a limit per address."""
+
+    def post(self, request, *args, **kwargs):
+        if not ratelimit.consume(request, action="oauth_register"):
+            response = JsonResponse(
+                {"error": "slow_down", "error_description": "too many registrations from this address; wait and try again"},
+                status=429,
+            )
+            response["Retry-After"] = "60"
+            return response
+        return _redirect_refusal(request) or super().post(request, *args, **kwargs)
+
+
+class ClientConfigurationView(dot_views.DynamicClientRegistrationManagementView):
+    """GET/PUT/DELETE /oauth/register/<client_id> (RFC 7592), with the registration token."""
+
+    def put(self, request, client_id, *args, **kwargs):
+        refused = self._authenticate_registration_request(request, client_id)
+        if not isinstance(refused, JsonResponse):
+            refused = _redirect_refusal(request)
+        return refused or super().put(request, client_id, *args, **kwargs)

@@ -1,0 +1,153 @@
+"""/mcp over HTTP through Django's test client: authentication and its 401s, the limits, and
+JSON-RPC calls as a client sends them (the SDK's own client runs against a live hub in
+test_live_sdk.py)."""
+
+import json
+
+import pytest
+from django.core.cache import cache
+from django.test import Client, override_settings
+
+from accounts.testing import make_access_token
+from ltm.protocol.packet import example_packet
+from ltm.protocol.tools import TOOLS
+from packets.models import Packet
+
+PROTOCOL = "2025-11-25"
+HEADERS = {"HTTP_ACCEPT": "application/json, text/event-stream", "HTTP_MCP_PROTOCOL_VERSION": PROTOCOL}
+
+
+def rpc(token, method, params=None, *, request_id=1, client=None, **headers):
+    body = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params or {}}
+    auth = {"HTTP_AUTHORIZATION": f"Bearer {token}"} if token else {}
+    return (client or Client()).post("/mcp", data=json.dumps(body), content_type="application/json",
+                                      **HEADERS, **auth, **headers)
+
+
+def call(token, name, arguments=None):
+    response = rpc(token, "tools/call", {"name": name, "arguments": arguments or {}})
+    assert response.status_code == 200, response.content
+    result = response.json()["result"]
+    return "".join(block["text"] for block in result["content"]), result.get("isError", False)
+
+
+@pytest.fixture
+def token(alice, make_token):
+    return make_token(alice)
+
+
+def test_without_a_token_the_401_points_at_the_resource_metadata(db):
+    response = rpc(None, "tools/list")
+    assert response.status_code == 401
+    challenge = response["WWW-Authenticate"]
+    assert challenge.startswith('Bearer resource_metadata="http://testserver/.well-known/oauth-protected-resource/mcp"')
+    assert "error=" not in challenge  # no token sent: no error code (RFC 6750 section 3)
+
+
+def test_a_wrong_token_is_invalid_token(db):
+    response = rpc("ltm_not-a-token", "tools/list")
+    assert response.status_code == 401
+    assert 'error="invalid_token"' in response["WWW-Authenticate"]
+    assert "resource_metadata=" in response["WWW-Authenticate"]
+
+
+def test_initialize_and_list_tools(token):
+    response = rpc(token, "initialize", {"protocolVersion": PROTOCOL, "capabilities": {},
+                                          "clientInfo": {"name": "test", "version": "1"}})
+    assert response.status_code == 200, response.content
+    assert response.json()["result"]["protocolVersion"] == PROTOCOL
+    assert "Mcp-Session-Id" not in response  # stateless
+    listed = rpc(token, "tools/list").json()["result"]["tools"]
+    assert {tool["name"] for tool in listed} == set(TOOLS)
+    save = next(tool for tool in listed if tool["name"] == "save")
+    assert save["inputSchema"] == TOOLS["save"].input_schema
+
+
+def test_save_then_resume_show_ls_pull(token, alice):
+    fresh = example_packet()
+    del fresh["id"], fresh["created_at"]
+    text, is_error = call(token, "save", {"packet": fresh})
+    assert not is_error, text
+    stored = Packet.objects.get(owner=alice)
+    assert f"saved packet {stored.id} on http://testserver" in text
+    resume, is_error = call(token, "resume", {"id": stored.id})
+    assert not is_error and fresh["goal"] in resume
+    listed, _ = call(token, "ls", {"limit": 5})
+    assert [item["id"] for item in json.loads(listed)] == [stored.id]
+    pulled, _ = call(token, "pull", {"id": stored.id})
+    assert pulled == stored.body
+    shown, _ = call(token, "show", {"id": stored.id})
+    assert shown.startswith(stored.id)
+
+
+def test_refusals_are_tool_errors_with_the_hubs_message(token, bob, make_token):
+    secret = example_packet()
+    secret["next_step"] = "export AWS key AKIAIOSFODNN7EXAMPLE and continue"
+    text, is_error = call(token, "save", {"packet": secret})
+    assert is_error and "next_step/aws-key: AKIAIOSFODNN7EXAMPLE" in text
+    assert not Packet.objects.exists()
+
+    text, is_error = call(token, "save", {"packet": secret, "allow_unredacted": True})
+    assert not is_error, text
+
+    text, is_error = call(make_token(bob), "resume", {"id": secret["id"]})
+    assert is_error and text == "packet not found"  # someone else's packet: not found
+
+    invalid = example_packet()
+    invalid["attempts"][0]["outcome"] = "maybe"
+    text, is_error = call(token, "save", {"packet": invalid})
+    assert is_error and "packet rejected with 1 error;" in text and "$.attempts[0].outcome" in text
+
+    text, is_error = call(token, "ls", {"limit": "five"})
+    assert is_error and text.startswith("invalid arguments for ls:")
+    text, is_error = call(token, "nope")
+    assert is_error and "unknown tool 'nope'" in text
+
+
+def test_a_read_token_may_read_but_not_save(alice):
+    token = "read-only-token-value"
+    make_access_token(alice, token=token, scope="read")
+    text, is_error = call(token, "save", {"packet": example_packet()})
+    assert is_error and "needs 'write'" in text
+    assert not Packet.objects.exists()
+    text, is_error = call(token, "ls")
+    assert not is_error and json.loads(text) == []
+
+
+def test_whoami_names_the_account_and_the_token(token, alice):
+    text, is_error = call(token, "whoami")
+    identity = json.loads(text)
+    assert identity["user"]["username"] == "alice"
+    assert identity["scopes"] == ["read", "write"]
+    assert identity["host"] == "http://testserver"
+
+
+def test_a_revoked_token_fails_on_its_next_request(alice):
+    from accounts.services import api_token_create, api_token_revoke
+
+    api_token, plaintext = api_token_create(actor=alice, name="agent")
+    assert call(plaintext, "ls")[1] is False
+    api_token_revoke(actor=alice, token_id=api_token.id)
+    assert rpc(plaintext, "tools/list").status_code == 401
+
+
+@override_settings(LTM_MCP_MAX_REQUEST_BYTES=1000)
+def test_a_body_over_the_limit_is_413(token):
+    response = rpc(token, "tools/call", {"name": "save", "arguments": {"packet": {"goal": "x" * 2000}}})
+    assert response.status_code == 413
+    assert "maximum is 1000 bytes" in response.json()["error"]["message"]
+
+
+def test_tool_calls_are_limited_per_token(token, make_token, alice, settings):
+    settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "mcp_tool_call": "2/m/key"}
+    cache.clear()
+    assert call(token, "ls")[1] is False
+    assert call(token, "ls")[1] is False
+    text, is_error = call(token, "ls")
+    assert is_error and "too many tool calls" in text
+    assert call(make_token(alice, name="other"), "ls")[1] is False  # per token
+
+
+def test_get_answers_405_as_a_stateless_server(token):
+    response = Client().get("/mcp", HTTP_AUTHORIZATION=f"Bearer {token}", HTTP_ACCEPT="text/event-stream")
+    assert response.status_code == 405

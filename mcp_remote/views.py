@@ -1,0 +1,60 @@
+"""POST /mcp (and GET/DELETE, which the stateless transport answers itself): limits and bearer
+authentication as on /v1, then the SDK (mcp_remote.server).
+
+Bearer tokens are checked by accounts.authentication (one lookup, nothing cached, so a revoked
+token fails on its very next request): personal API tokens, device-flow tokens and tokens of
+clients that signed themselves in. An OAuth token issued for a resource (RFC 8707) must name
+this endpoint; tokens without one (the device flow's) are good for the whole hub. A missing or
+bad token answers 401 with `WWW-Authenticate: Bearer resource_metadata=...` (RFC 9728), where a
+client that signs itself in finds the authorization server."""
+
+from django.conf import settings
+from django.http import JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+from oauth2_provider.settings import oauth2_settings
+
+from accounts.authentication import authenticate_bearer, bearer_from_header
+from core.links import external_url
+from mcp_remote.server import respond
+from mcp_remote.tools import Caller
+
+PATH = "/mcp"
+RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource/mcp"
+INVALID_REQUEST = -32600  # JSON-RPC
+
+def _rpc_error(status: int, message: str) -> JsonResponse:
+    return JsonResponse({"jsonrpc": "2.0", "id": None, "error": {"code": INVALID_REQUEST, "message": message}},
+                        status=status)
+
+def _unauthorized(request, error: str | None, description: str) -> JsonResponse:
+    challenge = f'Bearer resource_metadata="{external_url(request, RESOURCE_METADATA_PATH)}", scope="read write"'
+    if error:  # RFC 6750 section 3: no error code when no token was sent
+        challenge += f', error="{error}", error_description="{description}"'
+    body = {"error": error or "invalid_request", "error_description": description}
+    return JsonResponse(body, status=401, headers={"WWW-Authenticate": challenge, "Cache-Control": "no-store"})
+
+@csrf_exempt
+def endpoint(request):
+    plaintext = bearer_from_header(request)
+    if plaintext is None:
+        return _unauthorized(request, None, "sign in: send a bearer token (see resource_metadata)")
+    authenticated = authenticate_bearer(plaintext)
+    if authenticated is None:
+        return _unauthorized(request, "invalid_token", "this token is unknown, revoked or expired")
+    user, bearer = authenticated
+    validator = oauth2_settings.RESOURCE_SERVER_TOKEN_RESOURCE_VALIDATOR
+    if bearer.audiences and not validator(external_url(request, PATH), list(bearer.audiences)):
+        return _unauthorized(request, "invalid_token", "this token was issued for another resource")
+
+    limit = settings.LTM_MCP_MAX_REQUEST_BYTES
+    declared = request.META.get("CONTENT_LENGTH") or "0"
+    if request.META.get("HTTP_TRANSFER_ENCODING") and not request.META.get("CONTENT_LENGTH"):
+        return _rpc_error(411, "send the request with a Content-Length header (chunked bodies are not read)")
+    if not (declared.isascii() and declared.isdigit()):
+        return _rpc_error(400, f"invalid Content-Length header {declared[:20]!r}")
+    if int(declared) > limit:
+        return _rpc_error(413, f"request body is {declared} bytes; the maximum is {limit} bytes")
+
+    caller = Caller(user=user, scopes=bearer.scopes, token=plaintext, request=request)
+    return respond(request, caller, request.body, limit)
+
