@@ -1,4 +1,4 @@
-"""The layer contracts of `.importlinter` hold: Django apps import only downwards (hub >
+"""The layer contracts of `.importlinter` hold: Django apps import only downwards (hub > mcp_remote >
 packets > teams > accounts > core), and so do the CLI's modules."""
 
 import os
@@ -30,7 +30,7 @@ def test_the_project_keeps_its_layer_contracts():
 def test_a_back_import_breaks_the_django_layers(tmp_path):
     """The contract is not vacuous: the same configuration, over a copy of the layer packages in
     which accounts imports packets, fails."""
-    for package in ("hub", "packets", "teams", "accounts", "core"):
+    for package in ("hub", "mcp_remote", "packets", "teams", "accounts", "core"):
         (tmp_path / package).mkdir()
         (tmp_path / package / "__init__.py").write_text("")
     (tmp_path / "packets" / "models.py").write_text("")
