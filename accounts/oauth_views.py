@@ -4,11 +4,14 @@ protocol (see accounts.oauth for what we add); these give them the hub's page, o
 rule and a rate limit."""
 
 import json
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from allauth.core import ratelimit
 from django.http import JsonResponse
 from oauth2_provider import views as dot_views
+from oauth2_provider.exceptions import OAuthToolkitError
+from oauth2_provider.settings import oauth2_settings
+from oauthlib.oauth2.rfc6749.errors import InvalidRequestError
 
 from accounts.oauth import redirect_uris_problem
 
@@ -23,6 +26,26 @@ class ConsentView(dot_views.AuthorizationView):
     client asks, where it sends them back, what it may do and as whom, and allows or denies."""
 
     template_name = "accounts/oauth_consent.html"
+
+    def validate_authorization_request(self, request):
+        """PKCE with S256 only: the toolkit would take "plain" here and refuse it only after the
+        person has allowed; refuse before asking them."""
+        scopes, credentials = super().validate_authorization_request(request)
+        if credentials.get("code_challenge_method") != "S256":
+            error = InvalidRequestError(description='PKCE is required, with code_challenge_method "S256"',
+                                        state=credentials.get("state"))
+            raise OAuthToolkitError(error=error, redirect_uri=credentials.get("redirect_uri"))
+        return scopes, credentials
+
+    def redirect(self, redirect_to, application):
+        """Every answer to the client carries `iss` (RFC 9207); the toolkit adds it to successes
+        only, and an error answer (access_denied, ...) needs it as much."""
+        parts = urlsplit(redirect_to)
+        query = parse_qsl(parts.query, keep_blank_values=True)
+        if not any(name == "iss" for name, _ in query):
+            query.append(("iss", oauth2_settings.oauth2_authorization_server_issuer(self.request)))
+            redirect_to = urlunsplit(parts._replace(query=urlencode(query)))
+        return super().redirect(redirect_to, application)
 
     def render_to_response(self, context, **kwargs):
         redirect_uri = context.get("redirect_uri") or ""

@@ -151,3 +151,20 @@ def test_tool_calls_are_limited_per_token(token, make_token, alice, settings):
 def test_get_answers_405_as_a_stateless_server(token):
     response = Client().get("/mcp", HTTP_AUTHORIZATION=f"Bearer {token}", HTTP_ACCEPT="text/event-stream")
     assert response.status_code == 405
+
+
+@pytest.mark.parametrize("resource, status", [
+    ([], 200),  # the device flow's tokens name no resource: good for the whole hub
+    (["http://testserver/mcp"], 200),
+    (["http://testserver"], 200),  # the hub as a whole, /mcp included
+    (["https://other.example/mcp"], 401),
+    (["http://testserver/v1"], 401),
+])
+def test_an_oauth_token_must_be_for_this_resource(alice, resource, status):
+    stored = make_access_token(alice, token="audience-token", scope="read")
+    stored.resource = resource
+    stored.save()
+    response = rpc("audience-token", "tools/list")
+    assert response.status_code == status
+    if status == 401:
+        assert "another resource" in response.json()["error_description"]
