@@ -9,9 +9,10 @@ the request, and the tools' sync_to_async(thread_sensitive=True) calls come back
 thread. So /mcp is one more Django view, served by runserver, gunicorn's sync workers, the
 Procfile and compose alike, behind the same middleware as every page.
 
-Stateless: each request gets a fresh transport and no session id (GET /mcp, the optional
-server-to-client stream, answers 405). The SDK speaks the handshake revisions up to 2025-11-25
-(`initialize`) and the per-request revision 2026-07-28 (`server/discover`); clients pick.
+Stateless: each request gets a fresh transport and no session id; only POST reaches the SDK
+(mcp_remote.views answers GET, the optional server-to-client stream, and DELETE with 405). The
+SDK speaks the handshake revisions up to 2025-11-25 (`initialize`) and the per-request revision
+2026-07-28 (`server/discover`); clients pick.
 """
 
 from contextvars import ContextVar

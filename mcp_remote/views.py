@@ -1,5 +1,4 @@
-"""POST /mcp (and GET/DELETE, which the stateless transport answers itself): limits and bearer
-authentication as on /v1, then the SDK (mcp_remote.server).
+"""POST /mcp: bearer authentication as on /v1 and the limits, then the SDK (mcp_remote.server).
 
 Bearer tokens are checked by accounts.authentication (one lookup, nothing cached, so a revoked
 token fails on its very next request): personal API tokens, device-flow tokens and tokens of
@@ -35,6 +34,12 @@ def _unauthorized(request, error: str | None, description: str) -> JsonResponse:
 
 @csrf_exempt
 def endpoint(request):
+    if request.method != "POST":
+        # Stateless: no stream for the server to talk first (GET) and no session to end
+        # (DELETE); the transport allows a 405 for both, and a sync worker must not hold a stream.
+        response = _rpc_error(405, f"method {request.method} not allowed; send JSON-RPC with POST")
+        response["Allow"] = "POST"
+        return response
     plaintext = bearer_from_header(request)
     if plaintext is None:
         return _unauthorized(request, None, "sign in: send a bearer token (see resource_metadata)")

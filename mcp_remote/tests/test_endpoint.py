@@ -148,9 +148,10 @@ def test_tool_calls_are_limited_per_token(token, make_token, alice, settings):
     assert call(make_token(alice, name="other"), "ls")[1] is False  # per token
 
 
-def test_get_answers_405_as_a_stateless_server(token):
+def test_get_and_delete_answer_405_as_a_stateless_server(token):
     response = Client().get("/mcp", HTTP_AUTHORIZATION=f"Bearer {token}", HTTP_ACCEPT="text/event-stream")
-    assert response.status_code == 405
+    assert response.status_code == 405 and response["Allow"] == "POST"
+    assert Client().delete("/mcp", HTTP_AUTHORIZATION=f"Bearer {token}").status_code == 405
 
 
 @pytest.mark.parametrize("resource, status", [
