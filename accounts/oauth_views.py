@@ -7,13 +7,18 @@ import json
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from allauth.core import ratelimit
+from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse
+from django.urls import reverse
+from django.views.decorators.http import require_POST
 from oauth2_provider import views as dot_views
 from oauth2_provider.exceptions import OAuthToolkitError
 from oauth2_provider.settings import oauth2_settings
 from oauthlib.oauth2.rfc6749.errors import InvalidRequestError
 
+from accounts import services
 from accounts.oauth import redirect_uris_problem
+from core.dashboard import Confirm, dashboard_action
 
 
 def _origin(uri: str) -> str:
@@ -95,3 +100,19 @@ class ClientConfigurationView(dot_views.DynamicClientRegistrationManagementView)
         if not isinstance(refused, JsonResponse):
             refused = _redirect_refusal(request)
         return refused or super().put(request, client_id, *args, **kwargs)
+
+
+@login_required
+@require_POST
+def connected_app_revoke(request, app_id):
+    """Disconnect an app from the Tokens & devices page."""
+    return dashboard_action(
+        request,
+        confirm=Confirm(
+            "Disconnect this app?", button="Disconnect",
+            message="It stops working at once; to use it again, connect it again from the app.",
+        ),
+        call=lambda: services.connected_app_revoke(actor=request.user, app_id=app_id),
+        success="App disconnected.",
+        back=reverse("tokens"),
+    )

@@ -2,13 +2,19 @@
 
 import hashlib
 import json
+from urllib.parse import urlsplit
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.core import signing
 from django.db import connection
 from django.utils import timezone
-from oauth2_provider.models import get_access_token_model, get_application_model, get_device_grant_model
+from oauth2_provider.models import (
+    get_access_token_model,
+    get_application_model,
+    get_device_grant_model,
+    get_refresh_token_model,
+)
 
 from accounts import code_attempts
 from accounts.device_flow import REDEEMED, is_well_formed_user_code, normalize_user_code
@@ -34,6 +40,7 @@ def device_list(*, viewer) -> list[Device]:
     tokens = (
         get_access_token_model()
         .objects.filter(user=viewer, expires__gt=timezone.now())
+        .exclude(application__authorization_grant_type=get_application_model().GRANT_AUTHORIZATION_CODE)
         .select_related("application")
         .order_by("-created")
     )
@@ -48,6 +55,53 @@ def device_list(*, viewer) -> list[Device]:
         )
         for token in tokens
     ]
+
+
+@dataclass(frozen=True)
+class ConnectedApp:
+    """A client that signed itself in as the viewer (an MCP client through /oauth/authorize) and
+    can still act: an unexpired access token, or a refresh token to get one."""
+
+    id: str
+    name: str
+    redirect_hosts: tuple
+    scopes: tuple
+    connected: datetime
+    last_used: datetime | None
+
+
+def connected_app_list(*, viewer) -> list[ConnectedApp]:
+    """The viewer's connected apps, most recently connected first."""
+    code_grant = get_application_model().GRANT_AUTHORIZATION_CODE
+    tokens = list(
+        get_access_token_model().objects.filter(
+            user=viewer, application__authorization_grant_type=code_grant, expires__gt=timezone.now()
+        ).select_related("application")
+    )
+    refreshable = (
+        get_refresh_token_model().objects.filter(
+            user=viewer, application__authorization_grant_type=code_grant, revoked__isnull=True
+        ).select_related("application")
+    )
+    apps: dict = {}
+    for held in [*tokens, *refreshable]:
+        app = held.application
+        entry = apps.setdefault(app.pk, {"app": app, "scopes": set(), "connected": held.created, "last_used": None})
+        entry["connected"] = min(entry["connected"], held.created)
+        if hasattr(held, "scope"):  # access tokens: their scopes and last use
+            entry["scopes"].update(held.scope.split())
+            entry["last_used"] = max(filter(None, (entry["last_used"], held.updated)))
+    return sorted(
+        (
+            ConnectedApp(
+                id=str(pk), name=entry["app"].name or entry["app"].client_id,
+                redirect_hosts=tuple(dict.fromkeys(urlsplit(uri).netloc for uri in entry["app"].redirect_uris.split())),
+                scopes=tuple(sorted(entry["scopes"])), connected=entry["connected"], last_used=entry["last_used"],
+            )
+            for pk, entry in apps.items()
+        ),
+        key=lambda app: app.connected, reverse=True,
+    )
 
 
 def api_token_list(*, viewer):

@@ -11,7 +11,14 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, ProtectedError
 from django.utils import timezone
-from oauth2_provider.models import get_access_token_model, get_application_model, get_device_grant_model, revoke_access_token
+from oauth2_provider.models import (
+    get_access_token_model,
+    get_application_model,
+    get_device_grant_model,
+    get_grant_model,
+    get_refresh_token_model,
+    revoke_access_token,
+)
 
 from accounts.device_flow import ALREADY_REDEEMED, POLL_GRACE, REDEEMED, SLOW_DOWN_STEP
 from accounts.models import DISPLAY_MAX_LENGTH, TOKEN_NAME_MAX_LENGTH, ApiToken, User, hash_token
@@ -128,6 +135,25 @@ def device_revoke(*, actor: User, device_id) -> None:
     if token is None:
         raise NotFound("device not found")
     revoke_access_token(token)
+
+
+@transaction.atomic
+def connected_app_revoke(*, actor: User, app_id) -> None:
+    """Disconnect a client that signed itself in: its access and refresh tokens and any code not
+    yet exchanged go, so its very next request fails and it cannot refresh. Someone else's id, or
+    an app not connected, answers 404."""
+    application = get_application_model().objects.filter(
+        pk=app_id if str(app_id).isdecimal() else None,
+        authorization_grant_type=get_application_model().GRANT_AUTHORIZATION_CODE,
+    ).first()
+    mine = {"user": actor, "application": application}
+    access = get_access_token_model().objects.filter(**mine)
+    refresh = get_refresh_token_model().objects.filter(**mine, revoked__isnull=True)
+    if application is None or not (access.exists() or refresh.exists()):
+        raise NotFound("connected app not found")
+    refresh.update(revoked=timezone.now())
+    access.delete()
+    get_grant_model().objects.filter(**mine).delete()
 
 
 # Device grants: every state change is one conditional UPDATE, so a code is approved, denied or

@@ -146,6 +146,7 @@ def tokens(request):
         "new_token": new_token,
         "api_tokens": selectors.api_token_list(viewer=request.user),
         "devices": selectors.device_list(viewer=request.user),
+        "connected_apps": selectors.connected_app_list(viewer=request.user),
         "hub_url": hub_url(request),
     }
     status = 400 if form.errors else 201 if new_token else 200

@@ -155,3 +155,32 @@ def test_an_unregistered_redirect_uri_is_an_error_page_not_a_redirect(alice, red
     response = signed_in(alice).get(authorize_query(client_id, challenge, redirect_uri=redirect_uri))
     assert response.status_code == 400
     assert b"cannot connect" in response.content
+
+
+def test_the_connected_app_is_listed_and_revoking_it_stops_its_token_and_refresh(alice, bob):
+    client_id = register(client_name="Claude Code").json()["client_id"]
+    verifier, challenge = pkce()
+    browser = signed_in(alice)
+    answer = approve(browser, client_id, challenge)
+    tokens = exchange(client_id, answer["code"][0], verifier).json()
+
+    def mcp_status():
+        return Client().post("/mcp", data="{}", content_type="application/json",
+                             HTTP_AUTHORIZATION=f"Bearer {tokens['access_token']}").status_code
+
+    assert mcp_status() != 401
+    page = browser.get("/tokens")
+    apps = page.context["connected_apps"]
+    assert [(app.name, app.redirect_hosts) for app in apps] == [("Claude Code", ("127.0.0.1:47123",))]
+    assert page.context["devices"] == []  # not listed twice
+    assert b"Claude Code" in page.content
+
+    assert signed_in(bob).post(f"/connected-apps/{apps[0].id}/revoke", {"confirmed": "yes"}).status_code == 404
+    revoked = browser.post(f"/connected-apps/{apps[0].id}/revoke", {"confirmed": "yes"})
+    assert revoked.status_code == 302
+    assert mcp_status() == 401
+    refreshed = Client().post("/oauth/token", urlencode({
+        "grant_type": "refresh_token", "refresh_token": tokens["refresh_token"], "client_id": client_id,
+    }), content_type="application/x-www-form-urlencoded")
+    assert refreshed.status_code == 400
+    assert browser.get("/tokens").context["connected_apps"] == []
