@@ -1,0 +1,117 @@
+"""The official MCP SDK's Streamable HTTP client against the hub on pytest-django's live server
+(a real HTTP server and WSGI requests, as gunicorn serves them): the tools an agent sees, save
+then resume, the refusals, and tokens that stop working."""
+
+import asyncio
+import json
+import re
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx2
+import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from accounts.services import api_token_create, api_token_revoke
+from accounts.testing import ensure_cli_application, make_access_token
+from ltm.protocol.packet import example_packet
+from ltm.protocol.resume import render_resume
+from ltm.protocol.tools import TOOLS
+from packets.models import Packet
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def session(url, token, steps, statuses=None):
+    """Connect with the SDK's client (bearer header), run `steps(client)`, return its result; the
+    HTTP status of every answer goes to `statuses`."""
+
+    async def record(response):
+        if statuses is not None:
+            statuses.append(response.status_code)
+
+    async def main():
+        async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=30,
+                                      event_hooks={"response": [record]}) as http:
+            async with Client(streamable_http_client(url + "/mcp", http_client=http), read_timeout_seconds=30) as client:
+                return await steps(client)
+
+    # A thread of its own: browser tests leave an event loop running in the main thread.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, main()).result()
+
+
+def text(result):
+    return "".join(block.text for block in result.content)
+
+
+def test_tools_save_resume_and_a_redaction_refusal(live_server, alice):
+    token = api_token_create(actor=alice, name="agent")[1]
+
+    async def steps(client):
+        results = {"tools": {tool.name: tool for tool in (await client.list_tools()).tools}}
+        secret = example_packet()
+        secret["next_step"] = "export AWS key AKIAIOSFODNN7EXAMPLE and continue"
+        results["secret"] = await client.call_tool("save", {"packet": secret})
+        fresh = example_packet()
+        del fresh["id"], fresh["created_at"]
+        results["save"] = await client.call_tool("save", {"packet": fresh})
+        new_id = re.search(r"saved packet (\S+) on", text(results["save"])).group(1)
+        results["resume"] = await client.call_tool("resume", {"id": new_id})
+        results["whoami"] = await client.call_tool("whoami", {})
+        return results
+
+    results = session(live_server.url, token, steps)
+
+    assert set(results["tools"]) == set(TOOLS)
+    assert results["tools"]["save"].input_schema == TOOLS["save"].input_schema
+    assert results["tools"]["save"].description == TOOLS["save"].description
+    assert results["secret"].is_error
+    assert "next_step/aws-key: AKIAIOSFODNN7EXAMPLE" in text(results["secret"])
+    assert not results["save"].is_error, text(results["save"])
+    stored = Packet.objects.get(owner=alice)
+    assert text(results["resume"]) == render_resume(json.loads(stored.body))
+    assert json.loads(text(results["whoami"]))["user"]["username"] == "alice"
+
+
+def test_a_read_only_token_is_refused_on_save(live_server, alice):
+    ensure_cli_application()  # a transactional test starts without the migration's rows
+    make_access_token(alice, token="read-only-agent-token", scope="read")
+
+    async def steps(client):
+        return await client.call_tool("save", {"packet": example_packet()}), await client.call_tool("ls", {})
+
+    save, listing = session(live_server.url, "read-only-agent-token", steps)
+    assert save.is_error and "needs 'write'" in text(save)
+    assert not listing.is_error
+    assert not Packet.objects.exists()
+
+
+def test_a_revoked_token_is_refused_on_its_next_request(live_server, alice):
+    api_token, token = api_token_create(actor=alice, name="agent")
+
+    async def steps(client):
+        first = await client.call_tool("ls", {})
+        await asyncio.to_thread(revoke)
+        try:
+            await client.call_tool("ls", {})
+        except Exception as error:  # the SDK raises on the 401
+            return first, error
+        return first, None
+
+    def revoke():
+        api_token_revoke(actor=alice, token_id=api_token.id)
+
+    statuses = []
+    first, refusal = session(live_server.url, token, steps, statuses)
+    assert not first.is_error
+    assert refusal is not None
+    assert statuses[-1] == 401 and 401 not in statuses[:-1]
+
+
+def test_without_a_token_the_client_cannot_connect(live_server, db):
+    async def steps(client):  # pragma: no cover (never reached)
+        return await client.list_tools()
+
+    with pytest.raises(Exception):
+        session(live_server.url, "ltm_nobody", steps)
