@@ -1,0 +1,235 @@
+"""An MCP client that signs itself in, end to end: the official SDK's client with its OAuth
+provider against the hub on a live server, and a person in Chromium. The client meets a 401 at
+/mcp, discovers the protected resource and the authorization server from it, registers (Dynamic
+Client Registration, or a Client ID Metadata Document the hub fetches from a loopback TLS server),
+sends the person to the consent page (signing in on the way), exchanges the code with PKCE and
+calls tools with the token. Then the person disconnects it on the Tokens & devices page and its
+next request fails."""
+
+import asyncio
+import datetime
+import ipaddress
+import json
+import queue
+import ssl
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+import anyio
+import httpx2
+import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+from mcp import Client
+from mcp.client.auth import OAuthClientProvider
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata
+from oauth2_provider.models import get_access_token_model
+
+from ltm.protocol.packet import example_packet
+from packets.models import Packet
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "correct-horse-battery"
+REDIRECT = "http://127.0.0.1:47999/callback"  # nothing listens: the browser's request is caught
+
+
+class MemoryStorage:
+    """The client's token and registration storage, in memory."""
+
+    def __init__(self):
+        self.tokens = self.client_info = None
+
+    async def get_tokens(self):
+        return self.tokens
+
+    async def set_tokens(self, tokens):
+        self.tokens = tokens
+
+    async def get_client_info(self):
+        return self.client_info
+
+    async def set_client_info(self, client_info):
+        self.client_info = client_info
+
+
+def run_agent(url, person_signs_in, *, client_metadata_url=None):
+    """The SDK client connects with OAuth and saves a packet; `person_signs_in(authorization_url)`
+    plays the browser and returns the redirect's query. Returns (tool results, storage)."""
+    urls, answers = queue.Queue(), queue.Queue()
+    storage = MemoryStorage()
+
+    async def redirect_handler(authorization_url):
+        urls.put(authorization_url)
+
+    async def callback_handler():
+        query = await anyio.to_thread.run_sync(answers.get)
+        return AuthorizationCodeResult(code=query["code"][0], state=query["state"][0], iss=query["iss"][0])
+
+    provider = OAuthClientProvider(
+        server_url=url + "/mcp",
+        client_metadata=OAuthClientMetadata(client_name="Test Agent", redirect_uris=[REDIRECT],
+                                            grant_types=["authorization_code", "refresh_token"],
+                                            response_types=["code"], token_endpoint_auth_method="none"),
+        storage=storage, redirect_handler=redirect_handler, callback_handler=callback_handler,
+        client_metadata_url=client_metadata_url,
+    )
+
+    async def main():
+        async with httpx2.AsyncClient(auth=provider, timeout=30) as http:
+            async with Client(streamable_http_client(url + "/mcp", http_client=http), read_timeout_seconds=30) as client:
+                packet = {key: value for key, value in example_packet().items() if key not in ("id", "created_at")}
+                save = await client.call_tool("save", {"packet": packet})
+                whoami = await client.call_tool("whoami", {})
+                return save, whoami
+
+    # The SDK's client runs in a thread of its own; the browser (Playwright's sync API) stays here.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        agent = pool.submit(asyncio.run, main())
+        answers.put(person_signs_in(urls.get(timeout=60)))
+        save, whoami = agent.result(timeout=60)
+    return (save, whoami), storage
+
+
+def sign_in_and_allow(page, artifacts_dir, name):
+    def person(authorization_url):
+        caught = {}
+
+        def catch(route):
+            caught["url"] = route.request.url
+            route.fulfill(status=200, body="You can close this window.")
+
+        page.route(REDIRECT + "**", catch)
+        page.goto(authorization_url)
+        page.fill("#id_login", "alice")
+        page.fill("#id_password", PASSWORD)
+        page.click("button[type=submit]")
+        page.wait_for_selector("button[name=allow]")
+        page.screenshot(path=str(artifacts_dir / f"mcp-consent-{name}.png"), full_page=True)
+        consent = page.inner_text("main") if page.query_selector("main") else page.inner_text("body")
+        page.click("button[name=allow]")
+        page.wait_for_function("() => true")
+        for _ in range(100):
+            if "url" in caught:
+                break
+            page.wait_for_timeout(100)
+        query = parse_qs(urlsplit(caught["url"]).query)
+        query["consent_text"] = consent
+        return query
+
+    return person
+
+
+def tool_text(result):
+    return "".join(block.text for block in result.content)
+
+
+def test_registration_consent_pkce_then_tools_then_revoked(live_server, make_user, new_page, artifacts_dir):
+    alice = make_user("alice", password=PASSWORD, email="alice@example.org")
+    page = new_page()
+    consent = {}
+
+    def person(authorization_url):
+        query = sign_in_and_allow(page, artifacts_dir, "dcr")(authorization_url)
+        consent.update(query)
+        return query
+
+    (save, whoami), storage = run_agent(live_server.url, person)
+
+    assert "Test Agent" in consent["consent_text"] and "127.0.0.1:47999" in consent["consent_text"]
+    assert "alice" in consent["consent_text"] and "write" in consent["consent_text"]
+    assert consent["iss"] == [live_server.url]
+    assert not save.is_error, tool_text(save)
+    assert Packet.objects.filter(owner=alice).count() == 1
+    assert json.loads(tool_text(whoami))["user"]["username"] == "alice"
+    token = get_access_token_model().objects.get(user=alice)
+    assert token.resource == [live_server.url + "/mcp"]  # RFC 8707: the audience checked at /mcp
+
+    # The person disconnects it on the dashboard; its next request is refused.
+    page.goto(live_server.url + "/tokens")
+    assert "Test Agent" in page.inner_text("#connected-apps")
+    page.locator("#connected-apps button", has_text="Revoke").click()
+    dialog = page.locator("dialog.confirm-dialog")  # the dashboard's confirmation (static/js)
+    dialog.wait_for(state="visible")
+    dialog.locator("button.confirm-ok").click()
+    page.locator(".message", has_text="App disconnected.").wait_for()
+    page.screenshot(path=str(artifacts_dir / "mcp-connected-app-revoked.png"), full_page=True)
+    assert page.locator("#connected-apps .empty").is_visible()
+    answer = httpx2.post(live_server.url + "/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                         headers={"Authorization": f"Bearer {storage.tokens.access_token}",
+                                  "Accept": "application/json, text/event-stream"})
+    assert answer.status_code == 401
+
+
+def _tls_loopback_server(tmp_path, documents):
+    """An https server on 127.0.0.1 with a certificate of its own; (base URL, CA file, stop)."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (
+        x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+        .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(hours=1))
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_file, key_file = tmp_path / "cert.pem", tmp_path / "key.pem"
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+
+    class Documents(BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = json.dumps(documents(self.path)).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Documents)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert_file, key_file)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"https://127.0.0.1:{server.server_address[1]}", str(cert_file), server.shutdown
+
+
+def test_a_client_id_metadata_document_client(live_server, make_user, new_page, artifacts_dir, tmp_path, settings):
+    alice = make_user("alice", password=PASSWORD)
+    fetched = []
+
+    def document(path):
+        fetched.append(path)
+        return {"client_id": base + "/agent/client.json", "client_name": "Metadata Agent",
+                "redirect_uris": [REDIRECT], "grant_types": ["authorization_code"], "response_types": ["code"],
+                "token_endpoint_auth_method": "none"}
+
+    base, ca_file, stop = _tls_loopback_server(tmp_path, document)
+    settings.CIMD_LOOPBACK_CA_FILE = ca_file
+    page = new_page()
+    consent = {}
+
+    def person(authorization_url):
+        assert parse_qs(urlsplit(authorization_url).query)["client_id"] == [base + "/agent/client.json"]
+        query = sign_in_and_allow(page, artifacts_dir, "cimd")(authorization_url)
+        consent.update(query)
+        return query
+
+    try:
+        (save, _), storage = run_agent(live_server.url, person, client_metadata_url=base + "/agent/client.json")
+    finally:
+        stop()
+    assert fetched and fetched[0] == "/agent/client.json"
+    assert "Metadata Agent" in consent["consent_text"]
+    assert not save.is_error, tool_text(save)
+    assert Packet.objects.filter(owner=alice).count() == 1
