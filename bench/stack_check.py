@@ -3,7 +3,7 @@
 Starts the Procfile's processes under honcho (production settings, plain http on loopback, a
 fresh PostgreSQL database, the machine's Redis): the release step, two web processes on two
 ports, a Celery worker and beat. Then a journey through it: token auth, push, list, pull,
-publish, a device-flow sign-in approved in Chromium, a team invite accepted anonymously; state
+publish, a tool call on the MCP endpoint, a device-flow sign-in approved in Chromium, a team invite accepted anonymously; state
 shared by the two web processes (a device code, the wrong-code limit, a session); the worker
 killed while tasks are sent; Redis stopped and started again. Prints PASS or FAIL and the time of
 each step, exits 1 on any failure, and stops everything it started, even on failure or timeout.
@@ -175,6 +175,30 @@ class Journey:
         check(self.packet["goal"] in page, "the public page does not show the goal")
         check(Http().expect(200, "GET", published["public_url"] + ".json")["id"] == self.packet["id"], "page .json")
         return published["public_url"]
+
+    def mcp_tool_call(self):
+        """The hub's MCP endpoint on web.2, served by the same sync gunicorn worker as /v1."""
+        def post(token):
+            body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "ls", "arguments": {"limit": 5}}}
+            headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+                       "MCP-Protocol-Version": "2025-11-25"}
+            if token:
+                headers["Authorization"] = f"Bearer {token}"
+            request = urllib.request.Request(self.b + "/mcp", data=json.dumps(body).encode(), headers=headers)
+            try:
+                with urllib.request.urlopen(request, timeout=15) as response:
+                    return response.status, dict(response.headers), json.loads(response.read())
+            except urllib.error.HTTPError as error:
+                return error.code, dict(error.headers), error.read().decode("utf-8", "replace")
+
+        status, headers, answer = post(None)
+        check(status == 401 and "resource_metadata=" in headers.get("WWW-Authenticate", ""),
+              f"POST /mcp without a token answered {status} {headers.get('WWW-Authenticate')}")
+        status, _, answer = post(self.api.token)
+        check(status == 200, f"POST /mcp answered {status}: {str(answer)[:300]}")
+        result = answer["result"]
+        check(not result.get("isError") and self.packet["id"] in result["content"][0]["text"], f"ls tool: {result}")
+        return "tools/call ls on web.2 lists the packet; no token: 401 with resource_metadata"
 
     def device_flow_in_chromium(self):
         from playwright.sync_api import sync_playwright
@@ -361,7 +385,7 @@ def main():
 
     journey = Journey(stack, app)
     steps = [journey.start_the_stack, journey.token_auth, journey.push_list_pull, journey.publish,
-             journey.device_flow_in_chromium, journey.team_invite, journey.two_web_processes,
+             journey.mcp_tool_call, journey.device_flow_in_chromium, journey.team_invite, journey.two_web_processes,
              journey.worker_killed, journey.redis_stopped]
     signal.signal(signal.SIGALRM, _out_of_time)
     signal.alarm(args.timeout)

@@ -184,3 +184,15 @@ def test_the_connected_app_is_listed_and_revoking_it_stops_its_token_and_refresh
     }), content_type="application/x-www-form-urlencoded")
     assert refreshed.status_code == 400
     assert browser.get("/tokens").context["connected_apps"] == []
+
+
+def test_a_token_for_another_resource_is_refused_at_mcp(alice):
+    client_id = register().json()["client_id"]
+    verifier, challenge = pkce()
+    other = "https://other.example/mcp"
+    answer = approve(signed_in(alice), client_id, challenge, resource=other)
+    token = exchange(client_id, answer["code"][0], verifier, resource=other).json()["access_token"]
+    refused = Client().post("/mcp", data="{}", content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert refused.status_code == 401
+    assert 'error="invalid_token"' in refused["WWW-Authenticate"]
+    assert "another resource" in refused.json()["error_description"]
