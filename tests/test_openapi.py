@@ -212,3 +212,17 @@ def test_the_docs_page_is_served_from_the_hubs_own_static_files():
     assert "/v1/openapi.json" in page
     scripts = re.findall(r'<script[^>]+src="([^"]+)"', page)
     assert scripts and all(src.startswith("/static/") for src in scripts), scripts
+
+
+def test_the_oauth_endpoints_for_mcp_clients_are_described_and_answer_as_described(document, db):
+    described = operations(document)
+    for operation in (("get", "/.well-known/oauth-protected-resource"), ("get", "/.well-known/oauth-protected-resource/mcp"),
+                      ("get", "/.well-known/oauth-authorization-server"), ("post", "/oauth/register")):
+        assert operation in described, operation
+    for path in ("/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server"):
+        assert_valid(document, "get", path, Client().get(path))
+    registered = Client().post("/oauth/register", data=json.dumps({
+        "redirect_uris": ["http://127.0.0.1:8765/cb"], "client_name": "agent", "token_endpoint_auth_method": "none",
+    }), content_type="application/json")
+    assert registered.status_code == 201
+    assert_valid(document, "post", "/oauth/register", registered)
