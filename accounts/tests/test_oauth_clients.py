@@ -196,3 +196,23 @@ def test_a_token_for_another_resource_is_refused_at_mcp(alice):
     assert refused.status_code == 401
     assert 'error="invalid_token"' in refused["WWW-Authenticate"]
     assert "another resource" in refused.json()["error_description"]
+
+
+def test_with_an_external_url_the_documents_name_it(db, settings):
+    from oauth2_provider.settings import oauth2_settings
+
+    settings.LTM_EXTERNAL_URL = "https://hub.example"
+    settings.OAUTH2_PROVIDER = {**settings.OAUTH2_PROVIDER, "OIDC_ISS_ENDPOINT": "https://hub.example",
+                                "OAUTH2_PROTECTED_RESOURCE_IDENTIFIER": "https://hub.example/mcp"}
+    oauth2_settings.reload()
+    try:
+        resource = Client().get("/.well-known/oauth-protected-resource/mcp").json()
+        server = Client().get("/.well-known/oauth-authorization-server").json()
+        refused = Client().post("/mcp", data="{}", content_type="application/json")
+    finally:
+        oauth2_settings.reload()
+    assert resource["resource"] == "https://hub.example/mcp"
+    assert resource["authorization_servers"] == ["https://hub.example"]
+    assert server["issuer"] == "https://hub.example"
+    assert server["token_endpoint"] == "https://hub.example/oauth/token"
+    assert 'resource_metadata="https://hub.example/.well-known/oauth-protected-resource/mcp"' in refused["WWW-Authenticate"]

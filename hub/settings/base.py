@@ -344,6 +344,11 @@ OAUTH2_PROVIDER = {
     "CIMD_METADATA_FETCHER": "accounts.oauth.HubMetadataFetcher",
     "OAUTH2_PROTECTED_RESOURCE_NAME": "ltm hub",
 }
+if LTM_EXTERNAL_URL:
+    # The metadata documents name the hub as links do (core.links): the issuer (and the endpoint
+    # URLs built on it) and /mcp as the protected resource, which the audience check compares.
+    OAUTH2_PROVIDER["OIDC_ISS_ENDPOINT"] = LTM_EXTERNAL_URL
+    OAUTH2_PROVIDER["OAUTH2_PROTECTED_RESOURCE_IDENTIFIER"] = LTM_EXTERNAL_URL + "/mcp"
 SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
 # /mcp (mcp_remote): the largest request body it reads. A save carries a packet of up to 32 KiB,
 # which a client may send with every non-ASCII character escaped.
