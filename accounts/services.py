@@ -224,6 +224,33 @@ def device_grants_purge(*, now=None) -> int:
     return deleted
 
 
+# Clients that registered themselves (Dynamic Client Registration, metadata documents) and were
+# never used, or no longer are: registration is open, so they must not pile up.
+UNUSED_CLIENT_AGE = timedelta(days=1)
+
+
+def unused_clients_purge(*, now=None) -> int:
+    """Delete self-registered clients older than a day that hold no grant, no person's token and
+    no live refresh token (a registration token, which has no person, does not count). Returns
+    how many."""
+    now = now or timezone.now()
+    application = get_application_model()
+    in_use = (
+        {*get_access_token_model().objects.filter(user__isnull=False).values_list("application_id", flat=True)}
+        | {*get_refresh_token_model().objects.filter(revoked__isnull=True).values_list("application_id", flat=True)}
+        | {*get_grant_model().objects.values_list("application_id", flat=True)}
+    )
+    unused = application.objects.filter(
+        registration_source__in=[application.RegistrationSource.DCR, application.RegistrationSource.CIMD],
+        created__lt=now - UNUSED_CLIENT_AGE,
+    ).exclude(pk__in=in_use)
+    deleted = 0
+    for stale in unused:  # one by one: each takes its registration token with it
+        stale.delete()
+        deleted += 1
+    return deleted
+
+
 # Claim links: a web sign-in for an account that `ltm join` made.
 #
 # Such an account has a personal API token but no password and no email. The code is a signed

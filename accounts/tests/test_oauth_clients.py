@@ -216,3 +216,21 @@ def test_with_an_external_url_the_documents_name_it(db, settings):
     assert server["issuer"] == "https://hub.example"
     assert server["token_endpoint"] == "https://hub.example/oauth/token"
     assert 'resource_metadata="https://hub.example/.well-known/oauth-protected-resource/mcp"' in refused["WWW-Authenticate"]
+
+
+def test_unused_self_registered_clients_are_purged_after_a_day(alice):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from accounts.services import unused_clients_purge
+
+    unused = register().json()["client_id"]
+    used = register().json()["client_id"]
+    verifier, challenge = pkce()
+    answer = approve(signed_in(alice), used, challenge)
+    assert exchange(used, answer["code"][0], verifier).status_code == 200
+    assert unused_clients_purge() == 0  # younger than a day
+    assert unused_clients_purge(now=timezone.now() + timedelta(days=2)) == 1
+    assert set(get_application_model().objects.values_list("client_id", flat=True)) >= {used}
+    assert not get_application_model().objects.filter(client_id=unused).exists()
