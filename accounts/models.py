@@ -2,6 +2,7 @@ from datetime import timedelta
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils import timezone
 from oauth2_provider.settings import oauth2_settings
 
 from core.ids import new_id
@@ -68,8 +69,9 @@ class ApiToken(models.Model):
         """What `ltm auth whoami` prints as token_hash8 for this token."""
         return token_hint(self.token_hash)
 
-    def is_expired(self, now) -> bool:
-        return self.expires_at is not None and self.expires_at <= now
+    @property
+    def has_expired(self) -> bool:
+        return self.expires_at is not None and self.expires_at <= timezone.now()
 
 
 class DeviceDetails(models.Model):
