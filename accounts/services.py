@@ -49,8 +49,6 @@ def user_upsert(*, username: str, password: str | None = None, email: str | None
 def display_name_clean(display) -> str:
     """A display name as stored: a string of printable characters (no control, formatting or
     line-breaking ones), at most DISPLAY_MAX_LENGTH long, trimmed; BadRequest otherwise."""
-    if display is None:
-        return ""
     if not isinstance(display, str):
         raise BadRequest("display_name must be a string")
     display = display.strip()
