@@ -16,7 +16,6 @@ from accounts.testing import device_token, passwordless_user
 from core.errors import BadRequest
 from core.testing import ApiClient, refusal, signed_in
 from ltm.protocol.tokens import token_checksum
-from packets.testing import packet_v02
 from tests.test_openapi import assert_valid, document, resolve  # noqa: F401  (document is a fixture)
 
 pytestmark = pytest.mark.django_db
@@ -160,7 +159,7 @@ def test_a_read_only_token_reads_but_cannot_write(alice):
     _token, plaintext = api_token_create(actor=alice, name="reader", scope="read")
     api = ApiClient(plaintext)
     assert api.get("/v1/packets").status_code == 200
-    refused = api.post("/v1/packets", packet_v02())
+    refused = api.post("/v1/teams", {"name": "readers"})
     assert (refused.status_code, refused.json()) == (403, {"error": "this token's scope does not allow this request (it needs 'write')"})
 
 
