@@ -199,3 +199,14 @@ def test_the_list_shows_scope_expiry_and_expired_tokens(alice):
     body = signed_in(alice).get("/tokens").content.decode()
     assert "expired</span>" in body
     assert body.count('class="badge neutral">write') == 1  # the expired read-write one only
+
+
+def test_the_management_command_takes_scope_and_expiry(alice, capsys):
+    from django.core.management import CommandError, call_command
+
+    call_command("ltm_token", "alice", "--name", "ci", "--scope", "read", "--expires-days", "30")
+    plaintext = capsys.readouterr().out.strip()
+    me = ApiClient(plaintext).get("/v1/me").json()
+    assert me["token"]["scopes"] == ["read"] and me["token"]["expires_at"]
+    with pytest.raises(CommandError, match="positive number of days"):
+        call_command("ltm_token", "alice", "--expires-days", "0")

@@ -10,25 +10,13 @@ import pytest
 
 import ltm.device
 from accounts.models import ApiToken, DeviceDetails
+from cli.tests.test_live_hub import InstantTime
 from ltm.main import main
 from ltm.protocol.tokens import token_checksum, token_hint
 
 pytestmark = pytest.mark.browser
 
 PASSWORD = "correct-horse-battery"
-
-
-class InstantTime:
-    """The client's clock and sleep, without the waiting."""
-
-    def __init__(self):
-        self.now = 0.0
-
-    def monotonic(self):
-        return self.now
-
-    def sleep(self, seconds):
-        self.now += seconds
 
 
 @pytest.fixture
