@@ -1,5 +1,6 @@
 """Reads of packets, always scoped by the viewer so nobody sees what they may not."""
 
+from django.db import connection
 from django.db.models import Q
 from django.urls import reverse
 
@@ -142,3 +143,149 @@ def packet_visible_chain(*, viewer, packet: Packet) -> tuple[Packet | None, list
 def public_url(request, packet: Packet) -> str:
     """The absolute URL of a published packet's page."""
     return external_url(request, reverse("packet-public", args=[packet.public_slug]))
+
+
+# Threads: packets linked by parent_id. A thread is what the viewer may read of it: a packet the
+# viewer cannot read breaks the chain there. Recursive CTEs walk it in one query on SQLite and
+# PostgreSQL; UNION (not UNION ALL) drops rows already produced, so a cycle ends the walk instead
+# of looping, and a parent_id that names no packet simply has no match.
+
+
+def _readable_sql(alias: str, viewer) -> tuple[str, list]:
+    """SQL true for a packet (table alias `alias`) the viewer may read, as packet_get decides."""
+    memberships = Membership._meta.db_table
+    sql = (
+        f"(({alias}.team_id IS NULL AND {alias}.owner_id = %s) "
+        f"OR {alias}.team_id IN (SELECT team_id FROM {memberships} WHERE user_id = %s))"
+    )
+    return sql, [viewer.pk, viewer.pk]
+
+
+def _scope_sql(alias: str, viewer, team) -> tuple[str, list]:
+    """Readable by the viewer, or only `team`'s packets when a team is given."""
+    if team is not None:
+        return f"{alias}.team_id = %s", [team.pk]
+    return _readable_sql(alias, viewer)
+
+
+def packet_thread(*, viewer, packet_id: str) -> list[dict]:
+    """The thread that holds the packet, as far as the viewer may read it: its ancestors up to the
+    root, then every descendant of those (the root's whole tree), oldest first. Each item is
+    {id, parent_id, created_at, goal, team}. NotFound as for packet_get."""
+    packets, teams = Packet._meta.db_table, Team._meta.db_table
+    readable, params = _readable_sql("p", viewer)
+    sql = (
+        "WITH RECURSIVE up(id, parent_id) AS ("
+        f"  SELECT p.id, p.parent_id FROM {packets} p WHERE p.id = %s AND {readable}"
+        f"  UNION SELECT p.id, p.parent_id FROM {packets} p JOIN up ON p.id = up.parent_id WHERE {readable}"
+        "), down(id) AS ("
+        "  SELECT id FROM up"
+        f"  UNION SELECT p.id FROM {packets} p JOIN down ON p.parent_id = down.id WHERE {readable}"
+        ") "
+        f"SELECT p.id, p.parent_id, p.created_at, p.goal, t.name AS team_name FROM {packets} p "
+        f"LEFT JOIN {teams} t ON t.id = p.team_id WHERE p.id IN (SELECT id FROM down) "
+        "ORDER BY p.created_at, p.id"
+    )
+    rows = list(Packet.objects.raw(sql, [packet_id, *params, *params, *params]))
+    if not rows:
+        raise NotFound("packet not found")
+    return [
+        {"id": row.id, "parent_id": row.parent_id or None, "created_at": row.created_at, "goal": row.goal,
+         "team": row.team_name}
+        for row in rows
+    ]
+
+
+EXPORT_PAGE_SIZE = 200  # threads per query: memory holds one page of threads, whatever the total
+
+
+def packets_for_export(*, viewer, team=None, page_size: int = EXPORT_PAGE_SIZE):
+    """Every packet the viewer may read (or only `team`'s), threads together: threads in the order
+    their first packet was created, each thread's packets oldest first. Yields Packet rows with
+    `team_name`, a page of threads at a time (keyset paging), so memory stays flat however many
+    there are. A thread starts at a packet whose parent is not in the export; packets no start
+    leads to (a parent_id cycle) come last, oldest first."""
+    yield from _thread_pages(viewer=viewer, team=team, page_size=page_size)
+    yield from _unrooted_pages(viewer=viewer, team=team, page_size=page_size)
+
+
+def _export_sql(viewer, team) -> dict:
+    """The pieces the export queries share: the scope of `p`, and what makes `p` a thread's start."""
+    packets = Packet._meta.db_table
+    scope, scope_params = _scope_sql("p", viewer, team)
+    parent_scope, parent_params = _scope_sql("q", viewer, team)
+    return {
+        "packets": packets,
+        "teams": Team._meta.db_table,
+        "scope": scope,
+        "scope_params": scope_params,
+        "start": f"{scope} AND NOT EXISTS (SELECT 1 FROM {packets} q WHERE q.id = p.parent_id AND {parent_scope})",
+        "start_params": [*scope_params, *parent_params],
+    }
+
+
+def _after(last: Packet | None) -> tuple[str, list]:
+    """Keyset condition: (created_at, id) after the last row of the previous page."""
+    if last is None:
+        return "", []
+    created = Packet._meta.get_field("created_at").get_db_prep_value(last.created_at, connection)
+    return "AND (p.created_at > %s OR (p.created_at = %s AND p.id > %s))", [created, created, last.id]
+
+
+def _thread_pages(*, viewer, team, page_size: int):
+    parts = _export_sql(viewer, team)
+    last_start = None
+    while True:
+        after, after_params = _after(last_start)
+        sql = (
+            "WITH RECURSIVE starts AS ("
+            f"  SELECT p.id, p.created_at FROM {parts['packets']} p WHERE {parts['start']} {after} "
+            "   ORDER BY p.created_at, p.id LIMIT %s"
+            "), tree(id, start_id, start_created_at) AS ("
+            "  SELECT id, id, created_at FROM starts"
+            f"  UNION SELECT p.id, tree.start_id, tree.start_created_at FROM {parts['packets']} p "
+            f"  JOIN tree ON p.parent_id = tree.id WHERE {parts['scope']}"
+            ") "
+            f"SELECT p.*, t.name AS team_name, tree.start_id FROM tree JOIN {parts['packets']} p ON p.id = tree.id "
+            f"LEFT JOIN {parts['teams']} t ON t.id = p.team_id "
+            "ORDER BY tree.start_created_at, tree.start_id, p.created_at, p.id"
+        )
+        params = [*parts["start_params"], *after_params, page_size, *parts["scope_params"]]
+        rows = list(Packet.objects.raw(sql, params))
+        starts = 0
+        for row in rows:
+            if row.id == row.start_id:
+                starts += 1
+                last_start = row
+            yield row
+        if starts < page_size:
+            return
+
+
+def _unrooted_pages(*, viewer, team, page_size: int):
+    """Packets whose parent chain never reaches a start: rare (a cycle), so the walk that finds
+    them may be repeated per page."""
+    parts = _export_sql(viewer, team)
+    last = None
+    while True:
+        after, after_params = _after(last)
+        sql = (
+            "WITH RECURSIVE tree(id) AS ("
+            f"  SELECT p.id FROM {parts['packets']} p WHERE {parts['start']}"
+            f"  UNION SELECT p.id FROM {parts['packets']} p JOIN tree ON p.parent_id = tree.id WHERE {parts['scope']}"
+            ") "
+            f"SELECT p.*, t.name AS team_name FROM {parts['packets']} p LEFT JOIN {parts['teams']} t ON t.id = p.team_id "
+            f"WHERE {parts['scope']} AND p.id NOT IN (SELECT id FROM tree) {after} ORDER BY p.created_at, p.id LIMIT %s"
+        )
+        params = [*parts["start_params"], *parts["scope_params"], *parts["scope_params"], *after_params, page_size]
+        rows = list(Packet.objects.raw(sql, params))
+        yield from rows
+        if len(rows) < page_size:
+            return
+        last = rows[-1]
+
+
+def packet_export_count(*, viewer, team=None) -> int:
+    """How many packets an export holds (for the client's progress bar)."""
+    packets = Packet.objects.filter(team=team) if team is not None else packets_visible_to(viewer)
+    return packets.count()

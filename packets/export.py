@@ -1,0 +1,67 @@
+"""Everything a person may read, as one streamed document: GET /v1/export and the dashboard's
+download buttons. The rows come from packets.selectors.packets_for_export a page at a time and
+leave as text in chunks, so memory stays flat however many packets there are."""
+
+import json
+
+from django.http import StreamingHttpResponse
+from django.utils import timezone
+
+from core.timestamps import rfc3339
+from ltm.protocol.resume import render_section
+from packets import selectors
+
+FORMATS = {
+    "jsonl": ("application/x-ndjson; charset=utf-8", "jsonl"),
+    "markdown": ("text/markdown; charset=utf-8", "md"),
+}
+CHUNK_BYTES = 64 * 1024
+
+
+def export_response(*, viewer, team=None, format: str) -> StreamingHttpResponse:
+    """The export as a download; `format` is a key of FORMATS (the caller checked it). The header
+    X-LTM-Export-Count says how many packets follow, for a progress bar."""
+    content_type, extension = FORMATS[format]
+    parts = _jsonl(viewer, team) if format == "jsonl" else _markdown(viewer, team)
+    response = StreamingHttpResponse(_chunks(parts), content_type=content_type)
+    scope = f"team-{team.name}" if team is not None else "all"
+    stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
+    response["Content-Disposition"] = f'attachment; filename="ltm-export-{scope}-{stamp}.{extension}"'
+    response["X-LTM-Export-Count"] = str(selectors.packet_export_count(viewer=viewer, team=team))
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _jsonl(viewer, team):
+    """One packet a line: the JSON pull returns for it, written on one line."""
+    for row in selectors.packets_for_export(viewer=viewer, team=team):
+        yield json.dumps(json.loads(row.body), sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def _markdown(viewer, team):
+    where = f"team {team.name}" if team is not None else "your personal packets and your teams'"
+    yield (
+        f"# ltm export\n\nExported {rfc3339(timezone.now().replace(microsecond=0))}: {where}. Packets of a thread (linked by "
+        "parent_id) follow each other, oldest first; threads are in the order they began.\n"
+    )
+    for row in selectors.packets_for_export(viewer=viewer, team=team):
+        packet = json.loads(row.body)
+        facts = [f"Packet: `{row.id}`", f"Created: {packet.get('created_at', '')}"]
+        facts.append(f"Team: {row.team_name}" if row.team_name else "Personal")
+        if row.parent_id:
+            facts.append(f"Continues: `{row.parent_id}`")
+        yield "\n---\n\n" + render_section(packet, facts)
+
+
+def _chunks(parts):
+    """Join small parts into chunks of about CHUNK_BYTES: fewer writes to the socket."""
+    buffer, size = [], 0
+    for part in parts:
+        data = part.encode("utf-8")
+        buffer.append(data)
+        size += len(data)
+        if size >= CHUNK_BYTES:
+            yield b"".join(buffer)
+            buffer, size = [], 0
+    if buffer:
+        yield b"".join(buffer)
