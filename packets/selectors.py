@@ -93,7 +93,7 @@ def packet_search(
 
 
 def packet_get_published(*, slug: str) -> Packet:
-    packet = Packet.objects.filter(public_slug=slug).first() if slug else None
+    packet = Packet.objects.select_related("owner").filter(public_slug=slug).first() if slug else None
     if packet is None:
         raise NotFound("this link is no longer valid")
     return packet
