@@ -297,7 +297,7 @@ class Imported:
     reason: str = ""
 
 
-def import_packets(lines, *, team: str | None = None):
+def import_packets(lines, *, team: str | None = None, allow_unredacted: bool = False):
     """Push each packet of a JSON-lines file (an iterable of byte lines), with push's validation
     and redaction pre-flight. A packet the hub already serves exactly so is left alone, so a
     second run changes nothing. Yields an Imported per packet; a refusal does not stop the run."""
@@ -308,7 +308,7 @@ def import_packets(lines, *, team: str | None = None):
         loose = _loose_json(raw)
         packet_id = str(loose.get("id", "")) if isinstance(loose, dict) else ""
         try:
-            packet = check_for_push(raw)
+            packet = check_for_push(raw, allow_unredacted=allow_unredacted)
             if _served_as(hub, packet):
                 yield Imported(number, packet_id, "already there")
                 continue

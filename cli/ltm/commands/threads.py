@@ -23,6 +23,8 @@ def register(add) -> None:
     load = add("import", cmd_import, "push every packet of a JSON-lines file (as `ltm export` writes)")
     load.add_argument("file", help="a .jsonl file: one packet a line")
     load.add_argument("-t", "--team", help="push into this team instead of your personal packets")
+    load.add_argument("--allow-unredacted", action="store_true",
+                      help="push packets even when the redaction pre-flight finds secrets or machine paths")
 
 
 def cmd_thread(args) -> int:
@@ -101,7 +103,7 @@ def cmd_import(args) -> int:
         raise LtmError(f"cannot read {args.file}: {exc.strerror}") from None
     counts = {"pushed": 0, "already there": 0, "refused": 0}
     with handle:
-        for result in verbs.import_packets(handle, team=args.team):
+        for result in verbs.import_packets(handle, team=args.team, allow_unredacted=args.allow_unredacted):
             counts[result.outcome] += 1
             if result.outcome == "refused":
                 note(f"line {result.line} ({result.id or 'no id'}): refused: {result.reason}")
