@@ -9,6 +9,7 @@ from django.test import Client
 
 from core.testing import signed_in
 from packets import services
+from packets.models import Packet
 from packets.testing import packet_v02, push_packet
 from teams.testing import make_team
 
@@ -90,3 +91,24 @@ def test_public_page_says_who_shared_it_and_how_to_resume_it(alice):
     assert "Shared by <strong>Alice Liddell</strong>" in text
     assert f"ltm resume http://testserver/p/{slug}" in text
     assert 'class="get-client"' in text
+
+
+def test_thread_page_puts_each_packet_under_the_one_it_continues(alice):
+    """Depth first: a later sibling comes after the earlier one's whole branch, and a cycle of
+    parent_ids is still drawn, once each."""
+    root = push_packet(alice, created_at="2026-01-01T00:00:00Z")
+    early = push_packet(alice, created_at="2026-01-02T00:00:00Z", parent_id=root.id)
+    late = push_packet(alice, created_at="2026-01-03T00:00:00Z", parent_id=root.id)
+    grandchild = push_packet(alice, created_at="2026-01-04T00:00:00Z", parent_id=early.id)
+    text = signed_in(alice).get(f"/packets/{root.id}/thread").content.decode()
+    assert re.findall(r'data-packet-id="([^"]+)"', text) == [root.id, early.id, grandchild.id, late.id]
+    edges = re.findall(r'class="thread-edge" d="([^"]+)"', text)
+    assert edges == ["M 16 22 V 78 H 44", "M 44 78 V 134 H 72", "M 16 22 V 190 H 44"]
+
+
+def test_thread_page_of_a_cycle(alice):
+    a, b = push_packet(alice, created_at="2026-01-01T00:00:00Z"), push_packet(alice, created_at="2026-01-02T00:00:00Z")
+    Packet.objects.filter(pk=a.id).update(parent_id=b.id)
+    Packet.objects.filter(pk=b.id).update(parent_id=a.id)
+    text = signed_in(alice).get(f"/packets/{a.id}/thread").content.decode()
+    assert re.findall(r'data-packet-id="([^"]+)"', text) == [a.id, b.id]
