@@ -232,11 +232,22 @@ def _after(last: Packet | None) -> tuple[str, list]:
     return "AND (p.created_at > %s OR (p.created_at = %s AND p.id > %s))", [created, created, last.id]
 
 
+def _keyset_pages(fetch, last_of):
+    """Yield the rows of `fetch(after_sql, after_params)` page after page; `last_of(rows)` gives
+    the row the next page starts after, or None when this page was the last."""
+    last = None
+    while True:
+        rows = fetch(*_after(last))
+        yield from rows
+        last = last_of(rows)
+        if last is None:
+            return
+
+
 def _thread_pages(*, viewer, team, page_size: int):
     parts = _export_sql(viewer, team)
-    last_start = None
-    while True:
-        after, after_params = _after(last_start)
+
+    def fetch(after, after_params):
         sql = (
             "WITH RECURSIVE starts AS ("
             f"  SELECT p.id, p.created_at FROM {parts['packets']} p WHERE {parts['start']} {after} "
@@ -250,25 +261,21 @@ def _thread_pages(*, viewer, team, page_size: int):
             f"LEFT JOIN {parts['teams']} t ON t.id = p.team_id "
             "ORDER BY tree.start_created_at, tree.start_id, p.created_at, p.id"
         )
-        params = [*parts["start_params"], *after_params, page_size, *parts["scope_params"]]
-        rows = list(Packet.objects.raw(sql, params))
-        starts = 0
-        for row in rows:
-            if row.id == row.start_id:
-                starts += 1
-                last_start = row
-            yield row
-        if starts < page_size:
-            return
+        return list(Packet.objects.raw(sql, [*parts["start_params"], *after_params, page_size, *parts["scope_params"]]))
+
+    def last_start(rows):
+        starts = [row for row in rows if row.id == row.start_id]
+        return starts[-1] if len(starts) == page_size else None
+
+    return _keyset_pages(fetch, last_start)
 
 
 def _unrooted_pages(*, viewer, team, page_size: int):
     """Packets whose parent chain never reaches a start: rare (a cycle), so the walk that finds
     them may be repeated per page."""
     parts = _export_sql(viewer, team)
-    last = None
-    while True:
-        after, after_params = _after(last)
+
+    def fetch(after, after_params):
         sql = (
             "WITH RECURSIVE tree(id) AS ("
             f"  SELECT p.id FROM {parts['packets']} p WHERE {parts['start']}"
@@ -278,11 +285,9 @@ def _unrooted_pages(*, viewer, team, page_size: int):
             f"WHERE {parts['scope']} AND p.id NOT IN (SELECT id FROM tree) {after} ORDER BY p.created_at, p.id LIMIT %s"
         )
         params = [*parts["start_params"], *parts["scope_params"], *parts["scope_params"], *after_params, page_size]
-        rows = list(Packet.objects.raw(sql, params))
-        yield from rows
-        if len(rows) < page_size:
-            return
-        last = rows[-1]
+        return list(Packet.objects.raw(sql, params))
+
+    return _keyset_pages(fetch, lambda rows: rows[-1] if len(rows) == page_size else None)
 
 
 def packet_export_count(*, viewer, team=None) -> int:

@@ -132,6 +132,10 @@ def test_pages_of_threads_cover_everything_once(alice):
     """Keyset paging over thread starts, with a page smaller than the number of threads."""
     starts = [push_packet(alice, created_at="2026-01-01T00:00:00Z") for _ in range(7)]
     children = [push_packet(alice, created_at="2026-01-02T00:00:00Z", parent_id=s.id) for s in starts[:3]]
+    looped = [push_packet(alice, created_at="2026-01-03T00:00:00Z") for _ in range(5)]
+    for packet, parent in zip(looped, looped[1:] + looped[:1]):  # one cycle of five
+        Packet.objects.filter(pk=packet.id).update(parent_id=parent.id)
     rows = list(selectors.packets_for_export(viewer=alice, page_size=2))
-    assert sorted(row.id for row in rows) == sorted(p.id for p in starts + children)
-    assert len(rows) == 10
+    assert sorted(row.id for row in rows) == sorted(p.id for p in starts + children + looped)
+    assert len(rows) == 15
+    assert {row.id for row in rows[-5:]} == {p.id for p in looped}
