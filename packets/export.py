@@ -3,6 +3,7 @@ download buttons. The rows come from packets.selectors.packets_for_export a page
 leave as text in chunks, so memory stays flat however many packets there are."""
 
 import json
+import re
 
 from django.http import StreamingHttpResponse
 from django.utils import timezone
@@ -32,10 +33,16 @@ def export_response(*, viewer, team=None, format: str) -> StreamingHttpResponse:
     return response
 
 
+# A raw line break cannot occur inside a JSON string (it must be escaped there), so every line
+# break of a stored body, and the indentation after it, is whitespace between tokens.
+_LINE_BREAK = re.compile(r"\n *")
+
+
 def _jsonl(viewer, team):
-    """One packet a line: the JSON pull returns for it, written on one line."""
+    """One packet a line: the body pull returns for it with its line breaks and indentation taken
+    out (no parsing, so 100,000 packets cost little more than reading them)."""
     for row in selectors.packets_for_export(viewer=viewer, team=team):
-        yield json.dumps(json.loads(row.body), sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n"
+        yield _LINE_BREAK.sub("", row.body) + "\n"
 
 
 def _markdown(viewer, team):

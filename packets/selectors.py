@@ -1,5 +1,7 @@
 """Reads of packets, always scoped by the viewer so nobody sees what they may not."""
 
+from typing import NamedTuple
+
 from django.db import connection
 from django.db.models import Q
 from django.urls import reverse
@@ -196,98 +198,53 @@ def packet_thread(*, viewer, packet_id: str) -> list[dict]:
     ]
 
 
-EXPORT_PAGE_SIZE = 200  # threads per query: memory holds one page of threads, whatever the total
+EXPORT_BATCH = 500  # packets read at a time: the web process holds no more than this many
 
 
-def packets_for_export(*, viewer, team=None, page_size: int = EXPORT_PAGE_SIZE):
+class ExportRow(NamedTuple):
+    id: str
+    body: str
+    parent_id: str
+    team_name: str | None
+
+
+def packets_for_export(*, viewer, team=None, batch: int = EXPORT_BATCH):
     """Every packet the viewer may read (or only `team`'s), threads together: threads in the order
-    their first packet was created, each thread's packets oldest first. Yields Packet rows with
-    `team_name`, a page of threads at a time (keyset paging), so memory stays flat however many
-    there are. A thread starts at a packet whose parent is not in the export; packets no start
-    leads to (a parent_id cycle) come last, oldest first."""
-    yield from _thread_pages(viewer=viewer, team=team, page_size=page_size)
-    yield from _unrooted_pages(viewer=viewer, team=team, page_size=page_size)
+    their first packet was created, each thread's packets oldest first; a thread starts at a
+    packet whose parent is not in the export, and packets no start leads to (a parent_id cycle)
+    come last, oldest first. Yields ExportRows.
 
-
-def _export_sql(viewer, team) -> dict:
-    """The pieces the export queries share: the scope of `p`, and what makes `p` a thread's start."""
-    packets = Packet._meta.db_table
+    One query orders the ids (a recursive walk of every thread, which the database sorts on its
+    side) and is read through a server-side cursor (PostgreSQL; SQLite steps through its result);
+    the packets themselves are read `batch` ids at a time, so memory stays flat however many
+    there are."""
+    packets, teams = Packet._meta.db_table, Team._meta.db_table
     scope, scope_params = _scope_sql("p", viewer, team)
     parent_scope, parent_params = _scope_sql("q", viewer, team)
-    return {
-        "packets": packets,
-        "teams": Team._meta.db_table,
-        "scope": scope,
-        "scope_params": scope_params,
-        "start": f"{scope} AND NOT EXISTS (SELECT 1 FROM {packets} q WHERE q.id = p.parent_id AND {parent_scope})",
-        "start_params": [*scope_params, *parent_params],
-    }
-
-
-def _after(last: Packet | None) -> tuple[str, list]:
-    """Keyset condition: (created_at, id) after the last row of the previous page."""
-    if last is None:
-        return "", []
-    created = Packet._meta.get_field("created_at").get_db_prep_value(last.created_at, connection)
-    return "AND (p.created_at > %s OR (p.created_at = %s AND p.id > %s))", [created, created, last.id]
-
-
-def _keyset_pages(fetch, last_of):
-    """Yield the rows of `fetch(after_sql, after_params)` page after page; `last_of(rows)` gives
-    the row the next page starts after, or None when this page was the last."""
-    last = None
-    while True:
-        rows = fetch(*_after(last))
-        yield from rows
-        last = last_of(rows)
-        if last is None:
-            return
-
-
-def _thread_pages(*, viewer, team, page_size: int):
-    parts = _export_sql(viewer, team)
-
-    def fetch(after, after_params):
-        sql = (
-            "WITH RECURSIVE starts AS ("
-            f"  SELECT p.id, p.created_at FROM {parts['packets']} p WHERE {parts['start']} {after} "
-            "   ORDER BY p.created_at, p.id LIMIT %s"
-            "), tree(id, start_id, start_created_at) AS ("
-            "  SELECT id, id, created_at FROM starts"
-            f"  UNION SELECT p.id, tree.start_id, tree.start_created_at FROM {parts['packets']} p "
-            f"  JOIN tree ON p.parent_id = tree.id WHERE {parts['scope']}"
-            ") "
-            f"SELECT p.*, t.name AS team_name, tree.start_id FROM tree JOIN {parts['packets']} p ON p.id = tree.id "
-            f"LEFT JOIN {parts['teams']} t ON t.id = p.team_id "
-            "ORDER BY tree.start_created_at, tree.start_id, p.created_at, p.id"
-        )
-        return list(Packet.objects.raw(sql, [*parts["start_params"], *after_params, page_size, *parts["scope_params"]]))
-
-    def last_start(rows):
-        starts = [row for row in rows if row.id == row.start_id]
-        return starts[-1] if len(starts) == page_size else None
-
-    return _keyset_pages(fetch, last_start)
-
-
-def _unrooted_pages(*, viewer, team, page_size: int):
-    """Packets whose parent chain never reaches a start: rare (a cycle), so the walk that finds
-    them may be repeated per page."""
-    parts = _export_sql(viewer, team)
-
-    def fetch(after, after_params):
-        sql = (
-            "WITH RECURSIVE tree(id) AS ("
-            f"  SELECT p.id FROM {parts['packets']} p WHERE {parts['start']}"
-            f"  UNION SELECT p.id FROM {parts['packets']} p JOIN tree ON p.parent_id = tree.id WHERE {parts['scope']}"
-            ") "
-            f"SELECT p.*, t.name AS team_name FROM {parts['packets']} p LEFT JOIN {parts['teams']} t ON t.id = p.team_id "
-            f"WHERE {parts['scope']} AND p.id NOT IN (SELECT id FROM tree) {after} ORDER BY p.created_at, p.id LIMIT %s"
-        )
-        params = [*parts["start_params"], *parts["scope_params"], *parts["scope_params"], *after_params, page_size]
-        return list(Packet.objects.raw(sql, params))
-
-    return _keyset_pages(fetch, lambda rows: rows[-1] if len(rows) == page_size else None)
+    order_sql = (
+        "WITH RECURSIVE tree(id, created_at, start_created_at, start_id) AS ("
+        f"  SELECT p.id, p.created_at, p.created_at, p.id FROM {packets} p WHERE {scope} AND NOT EXISTS "
+        f"    (SELECT 1 FROM {packets} q WHERE q.id = p.parent_id AND {parent_scope})"
+        "  UNION SELECT p.id, p.created_at, tree.start_created_at, tree.start_id "
+        f"  FROM {packets} p JOIN tree ON p.parent_id = tree.id WHERE {scope}"
+        ") "
+        "SELECT id FROM ("
+        "  SELECT id, 0 AS unreached, start_created_at, start_id, created_at FROM tree "
+        "  UNION ALL "
+        f" SELECT p.id, 1, p.created_at, p.id, p.created_at FROM {packets} p WHERE {scope} "
+        "  AND NOT EXISTS (SELECT 1 FROM tree WHERE tree.id = p.id)"
+        ") ordered ORDER BY unreached, start_created_at, start_id, created_at, id"
+    )
+    rows_sql = (
+        f"SELECT p.id, p.body, p.parent_id, t.name FROM {packets} p LEFT JOIN {teams} t ON t.id = p.team_id "
+        "WHERE p.id IN ({})"
+    )
+    with connection.chunked_cursor() as ordered, connection.cursor() as cursor:
+        ordered.execute(order_sql, [*scope_params, *parent_params, *scope_params, *scope_params])
+        while ids := [row[0] for row in ordered.fetchmany(batch)]:
+            cursor.execute(rows_sql.format(", ".join(["%s"] * len(ids))), ids)
+            found = {row[0]: ExportRow(*row) for row in cursor.fetchall()}
+            yield from (found[packet_id] for packet_id in ids if packet_id in found)  # deleted meanwhile: gone
 
 
 def packet_export_count(*, viewer, team=None) -> int:

@@ -128,14 +128,22 @@ def test_a_thread_through_an_unreadable_packet_splits_in_two(api_as, alice, bob)
     assert [p["id"] for p in team_only] == [first.id, later.id]
 
 
-def test_pages_of_threads_cover_everything_once(alice):
-    """Keyset paging over thread starts, with a page smaller than the number of threads."""
+def test_batches_cover_everything_once(alice):
+    """Packets read a few ids at a time: each comes out once, threads together, cycles last."""
     starts = [push_packet(alice, created_at="2026-01-01T00:00:00Z") for _ in range(7)]
     children = [push_packet(alice, created_at="2026-01-02T00:00:00Z", parent_id=s.id) for s in starts[:3]]
     looped = [push_packet(alice, created_at="2026-01-03T00:00:00Z") for _ in range(5)]
     for packet, parent in zip(looped, looped[1:] + looped[:1]):  # one cycle of five
         Packet.objects.filter(pk=packet.id).update(parent_id=parent.id)
-    rows = list(selectors.packets_for_export(viewer=alice, page_size=2))
+    rows = list(selectors.packets_for_export(viewer=alice, batch=2))
     assert sorted(row.id for row in rows) == sorted(p.id for p in starts + children + looped)
     assert len(rows) == 15
     assert {row.id for row in rows[-5:]} == {p.id for p in looped}
+
+
+def test_jsonl_lines_keep_line_breaks_and_spaces_inside_text(api_as, alice):
+    text = "first line\n    indented second line\r\n  \"quoted\"\t{ \"not\": \"json\" }\n"
+    packet = packet_v02(goal=text, next_step=" leading and trailing ", constraints=[text])
+    api_as(alice).post("/v1/packets", packet)
+    (line,) = body_of(api_as(alice).get("/v1/export")).splitlines()
+    assert json.loads(line) == packet
