@@ -151,5 +151,7 @@ def _text(value, indent: str = "") -> str:
     """A field as text; continuation lines are indented so they stay inside their list item."""
     if value is None:
         return ""
+    if isinstance(value, str) and value.isprintable():  # one line (no line breaks): the common case, fast
+        return value.strip()
     lines = [line.rstrip() for line in str(value).strip().splitlines()]
     return ("\n" + indent).join(line for line in lines if line)
