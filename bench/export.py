@@ -50,6 +50,8 @@ def seed_threads(count: int) -> None:
         )
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
+            # The seeding's own session only: the hub under measurement keeps its statement timeout.
+            cursor.execute("SET statement_timeout = 0")
             cursor.execute(f"VACUUM ANALYZE {Packet._meta.db_table}")
 
 

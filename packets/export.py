@@ -23,8 +23,9 @@ def export_response(*, viewer, team=None, format: str) -> StreamingHttpResponse:
     """The export as a download; `format` is a key of FORMATS (the caller checked it). The header
     X-LTM-Export-Count says how many packets follow, for a progress bar."""
     content_type, extension = FORMATS[format]
-    parts = _jsonl(viewer, team) if format == "jsonl" else _markdown(viewer, team)
-    response = StreamingHttpResponse(_chunks(parts), content_type=content_type)
+    rows = selectors.packets_for_export(viewer=viewer, team=team)
+    parts = _jsonl(rows) if format == "jsonl" else _markdown(rows, team)
+    response = StreamingHttpResponse(_Body(_chunks(parts), rows), content_type=content_type)
     scope = f"team-{team.name}" if team is not None else "all"
     stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
     response["Content-Disposition"] = f'attachment; filename="ltm-export-{scope}-{stamp}.{extension}"'
@@ -38,20 +39,34 @@ def export_response(*, viewer, team=None, format: str) -> StreamingHttpResponse:
 _LINE_BREAK = re.compile(r"\n *")
 
 
-def _jsonl(viewer, team):
+class _Body:
+    """The response's body: Django calls close() when the response is done (read to the end, or
+    the client left), which frees the export's cursor even if nothing was read."""
+
+    def __init__(self, chunks, rows):
+        self.chunks, self.rows = chunks, rows
+
+    def __iter__(self):
+        return self.chunks
+
+    def close(self) -> None:
+        self.rows.close()
+
+
+def _jsonl(rows):
     """One packet a line: the body pull returns for it with its line breaks and indentation taken
     out (no parsing, so 100,000 packets cost little more than reading them)."""
-    for row in selectors.packets_for_export(viewer=viewer, team=team):
+    for row in rows:
         yield _LINE_BREAK.sub("", row.body) + "\n"
 
 
-def _markdown(viewer, team):
+def _markdown(rows, team):
     where = f"team {team.name}" if team is not None else "your personal packets and your teams'"
     yield (
         f"# ltm export\n\nExported {rfc3339(timezone.now().replace(microsecond=0))}: {where}. Packets of a thread (linked by "
         "parent_id) follow each other, oldest first; threads are in the order they began.\n"
     )
-    for row in selectors.packets_for_export(viewer=viewer, team=team):
+    for row in rows:
         packet = json.loads(row.body)
         facts = [f"Packet: `{row.id}`", f"Created: {packet.get('created_at', '')}"]
         facts.append(f"Team: {row.team_name}" if row.team_name else "Personal")

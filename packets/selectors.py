@@ -208,17 +208,12 @@ class ExportRow(NamedTuple):
     team_name: str | None
 
 
-def packets_for_export(*, viewer, team=None, batch: int = EXPORT_BATCH):
+def packets_for_export(*, viewer, team=None, batch: int = EXPORT_BATCH) -> "ExportRows":
     """Every packet the viewer may read (or only `team`'s), threads together: threads in the order
     their first packet was created, each thread's packets oldest first; a thread starts at a
     packet whose parent is not in the export, and packets no start leads to (a parent_id cycle)
-    come last, oldest first. Yields ExportRows.
-
-    One query orders the ids (a recursive walk of every thread, which the database sorts on its
-    side) and is read through a server-side cursor (PostgreSQL; SQLite steps through its result);
-    the packets themselves are read `batch` ids at a time, so memory stays flat however many
-    there are."""
-    packets, teams = Packet._meta.db_table, Team._meta.db_table
+    come last, oldest first. Iterate the result for ExportRows; close it when done."""
+    packets = Packet._meta.db_table
     scope, scope_params = _scope_sql("p", viewer, team)
     parent_scope, parent_params = _scope_sql("q", viewer, team)
     order_sql = (
@@ -235,16 +230,42 @@ def packets_for_export(*, viewer, team=None, batch: int = EXPORT_BATCH):
         "  AND NOT EXISTS (SELECT 1 FROM tree WHERE tree.id = p.id)"
         ") ordered ORDER BY unreached, start_created_at, start_id, created_at, id"
     )
-    rows_sql = (
-        f"SELECT p.id, p.body, p.parent_id, t.name FROM {packets} p LEFT JOIN {teams} t ON t.id = p.team_id "
-        "WHERE p.id IN ({})"
-    )
-    with connection.chunked_cursor() as ordered, connection.cursor() as cursor:
-        ordered.execute(order_sql, [*scope_params, *parent_params, *scope_params, *scope_params])
-        while ids := [row[0] for row in ordered.fetchmany(batch)]:
-            cursor.execute(rows_sql.format(", ".join(["%s"] * len(ids))), ids)
-            found = {row[0]: ExportRow(*row) for row in cursor.fetchall()}
-            yield from (found[packet_id] for packet_id in ids if packet_id in found)  # deleted meanwhile: gone
+    return ExportRows(order_sql, [*scope_params, *parent_params, *scope_params, *scope_params], batch)
+
+
+class ExportRows:
+    """The packets of an export, in order. One query orders the ids (a recursive walk of every
+    thread, sorted by the database) and is read through a server-side cursor (PostgreSQL; SQLite
+    steps through its result); the packets themselves are read `batch` ids at a time, so memory
+    stays flat however many there are.
+
+    The ordering query, the expensive part, runs when this is made: a failure there is an error
+    answer, not a download cut short. Django calls close() when the response is done."""
+
+    def __init__(self, order_sql: str, params: list, batch: int):
+        self.batch = batch
+        self.ordered = connection.chunked_cursor()
+        try:
+            self.ordered.execute(order_sql, params)
+        except Exception:
+            self.ordered.close()
+            raise
+
+    def __iter__(self):
+        packets, teams = Packet._meta.db_table, Team._meta.db_table
+        with connection.cursor() as cursor:
+            while ids := [row[0] for row in self.ordered.fetchmany(self.batch)]:
+                cursor.execute(
+                    f"SELECT p.id, p.body, p.parent_id, t.name FROM {packets} p "
+                    f"LEFT JOIN {teams} t ON t.id = p.team_id WHERE p.id IN ({', '.join(['%s'] * len(ids))})",
+                    ids,
+                )
+                found = {row[0]: ExportRow(*row) for row in cursor.fetchall()}
+                yield from (found[packet_id] for packet_id in ids if packet_id in found)  # deleted meanwhile: gone
+        self.close()
+
+    def close(self) -> None:
+        self.ordered.close()
 
 
 def packet_export_count(*, viewer, team=None) -> int:

@@ -6,6 +6,7 @@ the command to run next.
 
 from __future__ import annotations
 
+import http.client
 import json
 import urllib.error
 import urllib.parse
@@ -160,7 +161,23 @@ class Hub:
             raise HubRequestError(f"cannot reach {self.host} ({getattr(exc, 'reason', exc)})") from None
         with reply:
             count = reply.headers.get("X-LTM-Export-Count")
-            yield (int(count) if count and count.isdigit() else None), iter(lambda: reply.read(STREAM_CHUNK), b"")
+            yield (int(count) if count and count.isdigit() else None), self._chunks(reply)
+
+    def _chunks(self, reply):
+        """The body a chunk at a time; a body cut short (the hub or the network failed midway) is
+        an error, never a silently shorter export."""
+        received = 0
+        try:
+            while chunk := reply.read(STREAM_CHUNK):
+                received += len(chunk)
+                yield chunk
+            if reply.length:  # a Content-Length body that ended early (a chunked one raises)
+                raise http.client.IncompleteRead(b"", reply.length)
+        except (http.client.HTTPException, OSError) as exc:
+            raise HubRequestError(
+                f"the export from {self.host} broke off after {received:,} bytes ({exc.__class__.__name__}); "
+                "run it again"
+            ) from None
 
     def public_packet(self, path: str) -> Response:
         """A published packet's JSON (`<page>.json`), read with no account: no token is sent."""

@@ -34,6 +34,7 @@ class FakeState:
     device_answers: list = field(default_factory=list)  # scripted answers of /oauth/token
     device_grant: dict = field(default_factory=dict)
     requests: list = field(default_factory=list)
+    cut_export: bool = False  # GET /v1/export stops before the end of its body
 
 
 class FakeHub:
@@ -76,7 +77,10 @@ def _handler_for(state: FakeState):
                 self.send_header(key, value)
             if data:
                 self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
+            # An export cut short: announce more than is sent, then hang up.
+            cut = state.cut_export and parsed.path == "/v1/export" and status == 200
+            self.send_header("Content-Length", str(len(data) + (1000 if cut else 0)))
+            self.close_connection = self.close_connection or cut
             self.end_headers()
             self.wfile.write(data)
 

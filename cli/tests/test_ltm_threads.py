@@ -174,3 +174,11 @@ def test_a_dead_public_link_says_so(hub, public, capsys):
 
 def test_resume_thread_of_a_public_link_is_a_usage_error(hub, public, capsys):
     assert "--thread needs a packet id" in run(capsys, ["resume", public[1], "--thread"], code=2).err
+
+
+def test_an_export_cut_short_is_an_error_not_a_shorter_file(hub, chain, tmp_path, capsys):
+    hub.state.cut_export = True
+    target = tmp_path / "cut.jsonl"
+    err = run(capsys, ["export", "-o", str(target)], code=1).err
+    assert "broke off after" in err and "(IncompleteRead); run it again" in err
+    assert not target.exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 from .. import verbs
@@ -58,6 +59,11 @@ def cmd_export(args) -> int:
                 out.write(chunk)
                 if progress:
                     progress.update(chunk)
+        except BaseException:
+            if args.output:  # half an export must not pass for a whole one
+                out.close()
+                os.unlink(args.output)
+            raise
         finally:
             if progress:
                 progress.done()
