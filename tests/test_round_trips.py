@@ -1,5 +1,5 @@
 """Each /v1 call reaches the database a fixed, small number of times, whatever the number of
-packets, teams and members: pull, list and team list 2, push (new id, re-push, into a team),
+packets, teams and members: pull, thread, list and team list 2, push (new id, re-push, into a team),
 delete and publish at most 3.
 
 A round trip here is a statement the database receives, plus BEGIN and COMMIT for each
@@ -72,6 +72,7 @@ def counts(api, team, round_trips):
         "team list": measured(lambda: api.get(f"/v1/packets?team={team.name}&limit=50")),
         "pull": measured(lambda: api.get(f"/v1/packets/{pushed['id']}")),
         "pull a team packet": measured(lambda: api.get(f"/v1/packets/{shared['id']}")),
+        "thread": measured(lambda: api.get(f"/v1/packets/{pushed['id']}/thread")),
         "publish": measured(lambda: api.post(f"/v1/packets/{pushed['id']}/publish")),
         "teams": measured(lambda: api.get("/v1/teams")),
         "delete": round_trips(lambda: api.delete(f"/v1/packets/{pushed['id']}")),
@@ -80,7 +81,7 @@ def counts(api, team, round_trips):
 
 
 LIMITS = {"push": 3, "re-push": 3, "push to a team": 3, "list": 2, "team list": 2, "pull": 2,
-          "pull a team packet": 2, "publish": 3, "teams": 2, "delete": 3}
+          "pull a team packet": 2, "thread": 2, "publish": 3, "teams": 2, "delete": 3}
 
 
 def test_round_trips_are_few_and_do_not_grow(api_as, alice, make_user):

@@ -6,10 +6,12 @@ the command to run next.
 
 from __future__ import annotations
 
+import http.client
 import json
 import urllib.error
 import urllib.parse
 import urllib.request
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from . import __version__
@@ -19,6 +21,7 @@ USER_AGENT = f"ltm-hub-cli/{__version__} (python)"
 CLIENT_ID = "ltm-cli"
 DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
 INVITE_MARKER = "/v1/invites/"
+STREAM_CHUNK = 64 * 1024
 
 
 @dataclass
@@ -136,6 +139,52 @@ class Hub:
     def get_packet(self, packet_id: str) -> Response:
         """The packet as served (body and X-LTM-* headers); the caller validates it."""
         return self.call("GET", f"/v1/packets/{_segment(packet_id)}", expect=(200,))
+
+    def thread(self, packet_id: str) -> list[dict]:
+        """The packet's thread as the caller may read it, oldest first (this hub's endpoint)."""
+        response = self.call("GET", f"/v1/packets/{_segment(packet_id)}/thread", expect=(200,))
+        return list(self._data(response).get("packets") or [])
+
+    @contextmanager
+    def export(self, format: str, team: str | None = None):
+        """GET /v1/export as a stream: yields (number of packets or None, iterator of byte chunks)."""
+        if not self.token:
+            raise HubRequestError(f"not signed in; run `ltm auth {self.host}` first")
+        request = urllib.request.Request(self.host + "/v1/export" + _query(format=format, team=team))
+        request.add_header("User-Agent", USER_AGENT)
+        request.add_header("Authorization", f"Bearer {self.token}")
+        try:
+            reply = urllib.request.urlopen(request, timeout=self.timeout)
+        except urllib.error.HTTPError as error:
+            raise self._error(Response(error.code, dict(error.headers.items()), error.read())) from None
+        except (urllib.error.URLError, OSError) as exc:
+            raise HubRequestError(f"cannot reach {self.host} ({getattr(exc, 'reason', exc)})") from None
+        with reply:
+            count = reply.headers.get("X-LTM-Export-Count")
+            yield (int(count) if count and count.isdigit() else None), self._chunks(reply)
+
+    def _chunks(self, reply):
+        """The body a chunk at a time; a body cut short (the hub or the network failed midway) is
+        an error, never a silently shorter export."""
+        received = 0
+        try:
+            while chunk := reply.read(STREAM_CHUNK):
+                received += len(chunk)
+                yield chunk
+            if reply.length:  # a Content-Length body that ended early (a chunked one raises)
+                raise http.client.IncompleteRead(b"", reply.length)
+        except (http.client.HTTPException, OSError) as exc:
+            raise HubRequestError(
+                f"the export from {self.host} broke off after {received:,} bytes ({exc.__class__.__name__}); "
+                "run it again"
+            ) from None
+
+    def public_packet(self, path: str) -> Response:
+        """A published packet's JSON (`<page>.json`), read with no account: no token is sent."""
+        response = self.request("GET", path, auth=False)
+        if response.status != 200:
+            raise self._error(response)
+        return response
 
     def delete_packet(self, packet_id: str) -> None:
         self.call("DELETE", f"/v1/packets/{_segment(packet_id)}", expect=(200, 204))

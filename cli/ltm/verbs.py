@@ -11,8 +11,9 @@ import os
 import re
 import shlex
 import subprocess
+from contextlib import contextmanager
 from dataclasses import dataclass
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from ulid import ULID
 
@@ -225,9 +226,13 @@ def list_packets(limit: int | None = None, team: str | None = None) -> list[dict
 
 
 def show(packet_id: str) -> tuple[dict, dict]:
-    """(packet, response headers) for one id; the packet re-validated, as the contract asks."""
-    hub = connect()
-    response = _packet_call(hub.get_packet, hub, packet_id)
+    """(packet, response headers) for one id, or for a public link; the packet re-validated, as
+    the contract asks."""
+    if public_link(packet_id):
+        hub, response = _public_packet(packet_id)
+    else:
+        hub = connect()
+        response = _packet_call(hub.get_packet, hub, packet_id)
     try:
         packet = parse_packet(response.body)
     except PacketError as exc:
@@ -236,18 +241,139 @@ def show(packet_id: str) -> tuple[dict, dict]:
 
 
 def pull(packet_id: str):
-    """The packet's JSON as the hub serves it (not re-validated, so any stored packet comes out)."""
-    hub = connect()
-    data = _packet_call(hub.get_packet, hub, packet_id).json()
+    """The packet's JSON as the hub serves it (not re-validated, so any stored packet comes out);
+    `packet_id` may be a public link."""
+    if public_link(packet_id):
+        hub, response = _public_packet(packet_id)
+    else:
+        hub = connect()
+        response = _packet_call(hub.get_packet, hub, packet_id)
+    data = response.json()
     if data is None:
         raise LtmError(f"{hub.host} returned a body for {packet_id} that is not JSON")
     return data
 
 
 def resume(packet_id: str) -> str:
-    """The resume block of one packet."""
+    """The resume block of one packet (an id, or a public link)."""
     packet, _ = show(packet_id)
     return render_resume(packet)
+
+
+# --- public links: /p/<slug> pages, read with no account ----------------------------------------
+
+PUBLIC_PAGE = re.compile(r"(?P<prefix>.*)/p/(?P<slug>[A-Za-z0-9_-]+)(?:\.json)?/?")
+
+
+def public_link(text: str) -> tuple[str, str] | None:
+    """(hub base URL, path of the packet's JSON) for a public page's link, else None."""
+    parts = urlsplit(text.strip())
+    match = PUBLIC_PAGE.fullmatch(parts.path)
+    if parts.scheme not in ("http", "https") or not parts.netloc or not match:
+        return None
+    return f"{parts.scheme}://{parts.netloc}", f"{match['prefix']}/p/{match['slug']}.json"
+
+
+def _public_packet(link: str):
+    """(hub, response) of a public link's JSON; no token goes along (it may be any hub)."""
+    base, path = public_link(link)
+    hub = Hub(base)
+    try:
+        return hub, hub.public_packet(path)
+    except HubRequestError as exc:
+        if exc.status == 404:
+            raise LtmError(f"{link} is not a published packet (any more): its owner may have unpublished "
+                           "it; ask them for a new link") from None
+        raise
+
+
+# --- threads ---------------------------------------------------------------------------------
+
+def thread(packet_id: str) -> list[dict]:
+    """The packet's thread (parent_id chain) as far as the person may read it, oldest first."""
+    hub = connect()
+    return _packet_call(hub.thread, hub, packet_id)
+
+
+def resume_thread(packet_id: str) -> str:
+    """The resume block of the newest packet of the thread that holds `packet_id`, with the
+    locked decisions and failed attempts of the packets it continues carried in."""
+    items = thread(packet_id)
+    by_id = {item["id"]: item for item in items}
+    latest = items[-1]  # oldest first: the last is the newest
+    lineage, seen = [], {latest["id"]}
+    parent = latest.get("parent_id")
+    while parent in by_id and parent not in seen:  # a cycle of parent_ids stops here
+        seen.add(parent)
+        lineage.append(parent)
+        parent = by_id[parent].get("parent_id")
+    packet, _ = show(latest["id"])
+    ancestors = [show(ancestor)[0] for ancestor in reversed(lineage)]
+    return render_resume(packet, ancestors)
+
+
+# --- export and import -----------------------------------------------------------------------
+
+EXPORT_FORMATS = ("jsonl", "markdown")
+
+
+@contextmanager
+def export(format: str = "jsonl", team: str | None = None):
+    """Stream everything the person may read (or a team's): yields (packet count or None, chunks)."""
+    if format not in EXPORT_FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(EXPORT_FORMATS)}; got {format!r}")
+    hub = connect()
+    try:
+        with hub.export(format, team) as stream:
+            yield stream
+    except HubRequestError as exc:
+        if exc.status == 404 and team:
+            raise _no_team(hub, team) from None
+        raise
+
+
+@dataclass
+class Imported:
+    line: int
+    id: str
+    outcome: str  # "pushed", "already there" or "refused"
+    reason: str = ""
+
+
+def import_packets(lines, *, team: str | None = None, allow_unredacted: bool = False):
+    """Push each packet of a JSON-lines file (an iterable of byte lines), with push's validation
+    and redaction pre-flight. A packet the hub already serves exactly so is left alone, so a
+    second run changes nothing. Yields an Imported per packet; a refusal does not stop the run."""
+    hub = connect()
+    for number, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        loose = _loose_json(raw)
+        packet_id = str(loose.get("id", "")) if isinstance(loose, dict) else ""
+        try:
+            packet = check_for_push(raw, allow_unredacted=allow_unredacted)
+            if _served_as(hub, packet):
+                yield Imported(number, packet_id, "already there")
+                continue
+            _push(hub, raw, team)
+        except HubRequestError as exc:
+            if exc.status is None or exc.status >= 500:
+                raise  # the hub is unreachable or failing: stop, the next run picks up from here
+            yield Imported(number, packet_id, "refused", exc.report())
+        except LtmError as exc:
+            yield Imported(number, packet_id, "refused", exc.report())
+        else:
+            yield Imported(number, packet_id, "pushed")
+
+
+def _served_as(hub: Hub, packet: dict) -> bool:
+    """True when the hub already serves this very packet to the person."""
+    try:
+        return hub.get_packet(packet["id"]).json() == packet
+    except HubRequestError as exc:
+        if exc.status == 404:
+            return False
+        raise
 
 
 def rm(packet_id: str) -> None:

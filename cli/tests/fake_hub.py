@@ -37,6 +37,7 @@ class FakeState:
     cancelled: list = field(default_factory=list)  # device codes the client cancelled
     has_me: bool = True  # False: a hub without GET /v1/me
     requests: list = field(default_factory=list)
+    cut_export: bool = False  # GET /v1/export stops before the end of its body
 
 
 class FakeHub:
@@ -79,7 +80,10 @@ def _handler_for(state: FakeState):
                 self.send_header(key, value)
             if data:
                 self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
+            # An export cut short: announce more than is sent, then hang up.
+            cut = state.cut_export and parsed.path == "/v1/export" and status == 200
+            self.send_header("Content-Length", str(len(data) + (1000 if cut else 0)))
+            self.close_connection = self.close_connection or cut
             self.end_headers()
             self.wfile.write(data)
 
@@ -95,9 +99,13 @@ def _route(state: FakeState, method, parts, query, body, headers):
         return 200, {"ok": True, "version": "0.2"}, None
     if parts[:2] == ["v1", "invites"] and parts[-1] == "accept":
         return _accept(state, parts[2], _user(state, headers), json.loads(body or b"{}").get("display"))
+    if parts[:1] == ["p"] and len(parts) == 2 and method == "GET":
+        return _public(state, parts[1])
     user = _user(state, headers)
     if user is None:
         return 401, {"error": "invalid token"}, None
+    if parts == ["v1", "export"] and method == "GET":
+        return _export(state, user, query)
     if parts[:2] == ["v1", "packets"]:
         return _packets(state, user, method, parts[2:], query, body)
     if parts[:2] == ["v1", "teams"]:
@@ -165,6 +173,8 @@ def _packets(state, user, method, rest, query, body):
         del state.packets[rest[0]]
         state.order.remove(rest[0])
         return 204, None, None
+    if rest[1:] == ["thread"] and method == "GET":
+        return 200, {"packets": _thread(state, user, rest[0])}, None
     if rest[1:] == ["publish"] and method == "POST":
         record["published"] = f"http://hub.test/p/{rest[0]}"
         return 200, {"id": rest[0], "public_url": record["published"]}, None
@@ -172,6 +182,63 @@ def _packets(state, user, method, rest, query, body):
         record["published"] = None
         return 204, None, None
     return 404, {"error": "not found"}, None
+
+
+def _readable(state, user, pid):
+    record = state.packets.get(pid)
+    return record is not None and _visible(state, user, pid, record["team"])
+
+
+def _thread_item(state, pid):
+    record = state.packets[pid]
+    packet = json.loads(record["body"])
+    return {"id": pid, "parent_id": packet.get("parent_id"), "created_at": packet["created_at"],
+            "goal": packet["goal"], "team": record["team"]}
+
+
+def _thread(state, user, pid):
+    """As the hub: readable ancestors to the root, then every readable descendant, oldest first."""
+    items = {pid: _thread_item(state, pid)}
+    parent = items[pid]["parent_id"]
+    while parent and parent not in items and _readable(state, user, parent):
+        items[parent] = _thread_item(state, parent)
+        parent = items[parent]["parent_id"]
+    grown = True
+    while grown:
+        children = [
+            other for other in state.packets
+            if other not in items and _readable(state, user, other)
+            and json.loads(state.packets[other]["body"]).get("parent_id") in items
+        ]
+        items.update((child, _thread_item(state, child)) for child in children)
+        grown = bool(children)
+    return sorted(items.values(), key=lambda item: (item["created_at"], item["id"]))
+
+
+def _export(state, user, query):
+    team = query.get("team")
+    if team and user not in state.teams.get(team, {}).get("members", {}):
+        return 404, {"error": "team not found"}, None
+    if query.get("format", "jsonl") not in ("jsonl", "markdown"):
+        return 400, {"error": "format must be one of jsonl, markdown"}, None
+    chosen = [
+        pid for pid in reversed(state.order)
+        if (state.packets[pid]["team"] == team if team else _readable(state, user, pid))
+    ]
+    packets = [json.loads(state.packets[pid]["body"]) for pid in chosen]
+    if query.get("format") == "markdown":
+        text = "# ltm export\n" + "".join(f"\n---\n\n## {p['goal']}\n\n- Packet: `{p['id']}`\n" for p in packets)
+    else:
+        text = "".join(json.dumps(p, sort_keys=True, separators=(",", ":")) + "\n" for p in packets)
+    return 200, text.encode(), {"X-LTM-Export-Count": str(len(packets))}
+
+
+def _public(state, name):
+    slug = name.removesuffix(".json")
+    for record in state.packets.values():
+        if name.endswith(".json") and record["published"] and record["published"].endswith(f"/p/{slug}"):
+            return 200, record["body"].encode(), None
+    return 404, {"error": "this link is no longer valid"}, None
 
 
 def _visible(state, user, pid, team):
