@@ -5,17 +5,16 @@ import secrets
 from datetime import UTC
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import OuterRef, Q, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 
 from core.errors import BadRequest, Conflict, Forbidden, NotFound
 from ltm.protocol.packet import canonical_json, parse_timestamp
 from packets.models import Packet
 from packets.selectors import packet_viewer_rights, packets_visible_to
-from teams.models import Team
+from teams.models import Membership, Team, TeamEvent
 from teams.selectors import is_member
-from teams.services import team_hold
+from teams.services import team_event_record, team_hold
 
 
 def _columns(packet: dict) -> dict:
@@ -128,7 +127,7 @@ def _packet_locked_for(*, actor, packet_id: str, right: str, refusal: str) -> Pa
     _refuse_change(actor=actor, packet_id=packet_id, refusal=refusal)
 
 
-CHANGE_REFUSED = "only the packet's creator or the team owner can do this"
+CHANGE_REFUSED = "only the packet's creator or the team owner (or an admin) can do this"
 
 
 def _refuse_change(*, actor, packet_id: str, refusal: str = CHANGE_REFUSED):
@@ -140,27 +139,34 @@ def _refuse_change(*, actor, packet_id: str, refusal: str = CHANGE_REFUSED):
 
 
 # Delete, publish and unpublish are each one conditional statement over the packets `actor` may
-# change (their own, and every packet of a team they own): atomic on its own and one round trip.
+# change (their own, and every packet of a team they own or administer): atomic on its own and
+# one round trip. On a team packet, a second statement writes the line of the team's activity
+# log (a push's line is written by a trigger, see migration 0004).
+
+_PACKETS = Packet._meta.db_table
+_MAY_CHANGE = (
+    f"(owner_id = %s OR team_id IN (SELECT team_id FROM {Membership._meta.db_table} "
+    f"WHERE user_id = %s AND role IN ({', '.join(repr(role) for role in Membership.MANAGERS)})))"
+)
 
 
-def _changeable_by(actor):
-    return Packet.objects.filter(Q(owner=actor) | Q(team__owner=actor)).order_by()
+def _team_event(*, actor, kind: str, packet_id: str, team_id, goal: str) -> None:
+    if team_id is not None:
+        team_event_record(team_id=team_id, actor=actor, kind=kind, packet_id=packet_id, goal=goal[:200])
 
 
 def packet_delete(*, actor, packet_id: str) -> None:
     # QuerySet.delete() would wrap the one DELETE in a transaction (two more round trips).
-    packets, teams = Packet._meta.db_table, Team._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
-            f"DELETE FROM {packets} WHERE id = %s AND "
-            f"(owner_id = %s OR team_id IN (SELECT id FROM {teams} WHERE owner_id = %s))",
+            f"DELETE FROM {_PACKETS} WHERE id = %s AND {_MAY_CHANGE} RETURNING team_id, goal",
             [packet_id, actor.pk, actor.pk],
         )
-        deleted = cursor.rowcount
-    if not deleted:
+        deleted = cursor.fetchone()
+    if deleted is None:
         _refuse_change(actor=actor, packet_id=packet_id)
-
-
+    team_id, goal = deleted
+    _team_event(actor=actor, kind=TeamEvent.PACKET_DELETED, packet_id=packet_id, team_id=team_id, goal=goal)
 @transaction.atomic
 def packet_move(*, actor, packet_id: str, team) -> Packet:
     """Move a packet between the creator's personal scope and one of the creator's teams
@@ -172,8 +178,13 @@ def packet_move(*, actor, packet_id: str, team) -> Packet:
     )
     if team is not None and not is_member(viewer=actor, team_id=team.pk):
         raise NotFound("team not found")
+    before = packet.team_id
     packet.team = team
     packet.save(update_fields=["team"])
+    if before != packet.team_id:
+        _team_event(actor=actor, kind=TeamEvent.PACKET_MOVED_OUT, packet_id=packet.pk, team_id=before, goal=packet.goal)
+        _team_event(actor=actor, kind=TeamEvent.PACKET_MOVED_IN, packet_id=packet.pk, team_id=packet.team_id,
+                    goal=packet.goal)
     return packet
 
 
@@ -184,21 +195,43 @@ def _new_public_slug() -> str:
 
 def packet_publish(*, actor, packet_id: str) -> Packet:
     """Give the packet a public page (same rights as delete). Publishing a published packet
-    keeps its slug, so the URL already shared stays the same."""
-    published = _changeable_by(actor).filter(pk=packet_id).update(
-        public_slug=Coalesce("public_slug", Value(_new_public_slug())),
-        published_at=Coalesce("published_at", Value(timezone.now())),
-    )
+    keeps its slug, so the URL already shared stays the same (and writes no log line)."""
+    now = timezone.now()
+    published = list(Packet.objects.raw(
+        f"UPDATE {_PACKETS} SET public_slug = COALESCE(public_slug, %s), published_at = COALESCE(published_at, %s) "
+        f"WHERE id = %s AND {_MAY_CHANGE} "
+        "RETURNING id, team_id, goal, public_slug, published_at, published_at = %s AS fresh",
+        [_new_public_slug(), now, packet_id, actor.pk, actor.pk, now],
+    ))
     if not published:
         _refuse_change(actor=actor, packet_id=packet_id)
-    return Packet.objects.only("id", "public_slug", "published_at").get(pk=packet_id)
+    packet = published[0]
+    if packet.fresh:
+        _team_event(actor=actor, kind=TeamEvent.PACKET_PUBLISHED, packet_id=packet.pk, team_id=packet.team_id,
+                    goal=packet.goal)
+    return packet
 
 
 def packet_unpublish(*, actor, packet_id: str) -> None:
     """Take the public page down. The slug is forgotten: a later publish mints a new URL and
-    the old one, wherever it leaked, stays dead."""
-    if not _changeable_by(actor).filter(pk=packet_id).update(public_slug=None, published_at=None):
+    the old one, wherever it leaked, stays dead. Unpublishing what is not published does nothing."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {_PACKETS} SET public_slug = NULL, published_at = NULL "
+            f"WHERE id = %s AND public_slug IS NOT NULL AND {_MAY_CHANGE} RETURNING team_id, goal",
+            [packet_id, actor.pk, actor.pk],
+        )
+        unpublished = cursor.fetchone()
+    if unpublished is not None:
+        team_id, goal = unpublished
+        _team_event(actor=actor, kind=TeamEvent.PACKET_UNPUBLISHED, packet_id=packet_id, team_id=team_id, goal=goal)
+    elif not _changeable_by(actor).filter(pk=packet_id).exists():
         _refuse_change(actor=actor, packet_id=packet_id)
+
+
+def _changeable_by(actor):
+    managed = Membership.objects.filter(user=actor, role__in=Membership.MANAGERS).values("team_id")
+    return Packet.objects.filter(Q(owner=actor) | Q(team_id__in=managed)).order_by()
 
 
 @transaction.atomic
