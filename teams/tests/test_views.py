@@ -75,11 +75,11 @@ def test_team_page_lists_members_with_roles_and_pending_invites(alice, bob, team
     assert [m.user.username for m in response.context["members"]] == ["alice", "bob"]
     assert [m.role for m in response.context["members"]] == ["owner", "member"]
     assert len(response.context["invites"]) == 1
-    assert "Invite links" in body and "bob" in body
+    assert "Invites" in body and "bob" in body
 
 
 @pytest.mark.parametrize("path", [
-    "/teams/core", "/teams/nope",
+    "/teams/core", "/teams/nope", "/teams/core/activity",
 ])
 def test_a_stranger_gets_404_on_team_pages(carol, team, path):
     assert signed_in(carol).get(path).status_code == 404
@@ -92,6 +92,10 @@ def test_a_stranger_gets_404_on_team_pages(carol, team, path):
     ("/teams/core/transfer", {"new_owner_id": "x", "confirmed": "yes"}),
     ("/teams/core/members/x/remove", {"confirmed": "yes"}),
     ("/teams/core/invites/x/revoke", {"confirmed": "yes"}),
+    ("/teams/core/invites/x/resend", {}),
+    ("/teams/core/members/x/role", {"role": "admin"}),
+    ("/teams/core/transfer/accept", {}),
+    ("/teams/core/transfer/cancel", {}),
 ])
 def test_a_stranger_gets_404_on_team_actions(carol, team, path, data):
     assert signed_in(carol).post(path, data).status_code == 404
@@ -148,7 +152,7 @@ def test_a_member_cannot_revoke_an_invite(alice, bob, team):
     response = signed_in(bob).post(f"/teams/core/invites/{invite.pk}/revoke", {"confirmed": "yes"}, follow=True)
     invite.refresh_from_db()
     assert invite.revoked_at is None
-    assert "only the team owner can do this" in response.content.decode()
+    assert "only the team owner or an admin can do this" in response.content.decode()
 
 
 # Members
@@ -170,7 +174,7 @@ def test_a_member_cannot_remove_people(alice, bob, carol, team):
     Membership.objects.create(team=team, user=carol, role=Membership.MEMBER)
     response = signed_in(bob).post(f"/teams/core/members/{carol.pk}/remove", {"confirmed": "yes"}, follow=True)
     assert is_member(carol, team)
-    assert "only the team owner can do this" in response.content.decode()
+    assert "only the team owner or an admin can do this" in response.content.decode()
 
 
 def test_the_owner_cannot_be_removed(alice, team):
@@ -179,11 +183,34 @@ def test_the_owner_cannot_be_removed(alice, team):
     assert "the owner cannot be removed" in response.content.decode()
 
 
-def test_transfer_ownership_to_a_member(alice, bob, team):
+def test_transfer_ownership_is_offered_then_accepted_by_the_member(alice, bob, team):
     signed_in(alice).post("/teams/core/transfer", {"new_owner_id": bob.pk, "confirmed": "yes"})
     team.refresh_from_db()
-    assert team.owner == bob
-    assert Membership.objects.get(team=team, user=alice).role == Membership.MEMBER
+    assert team.owner == alice and team.transfer_to == bob
+    offers = signed_in(bob).get("/teams").content.decode()
+    assert "offers you the ownership of <strong>core</strong>" in offers and 'href="/teams/core#transfer-offer"' in offers
+    assert "Accept ownership" in signed_in(bob).get("/teams/core").content.decode()
+    assert "Accept ownership" not in signed_in(alice).get("/teams/core").content.decode()
+
+    response = signed_in(bob).post("/teams/core/transfer/accept", follow=True)
+    team.refresh_from_db()
+    assert team.owner == bob and team.transfer_to is None
+    assert Membership.objects.get(team=team, user=alice).role == Membership.ADMIN
+    assert "You now own core." in response.content.decode()
+
+
+def test_an_ownership_offer_is_declined_or_withdrawn(alice, bob, team):
+    signed_in(alice).post("/teams/core/transfer", {"new_owner_id": bob.pk, "confirmed": "yes"})
+    signed_in(bob).post("/teams/core/transfer/cancel")
+    team.refresh_from_db()
+    assert team.transfer_to is None and team.owner == alice
+
+    signed_in(alice).post("/teams/core/transfer", {"new_owner_id": bob.pk, "confirmed": "yes"})
+    signed_in(alice).post("/teams/core/transfer/cancel")
+    team.refresh_from_db()
+    assert team.transfer_to is None
+    assert signed_in(bob).post("/teams/core/transfer/accept").status_code == 404  # nothing to accept
+    assert Team.objects.get(pk=team.pk).owner == alice
 
 
 def test_a_member_cannot_transfer_ownership(alice, bob, team):
