@@ -155,6 +155,40 @@ def test_a_member_cannot_revoke_an_invite(alice, bob, team):
     assert "only the team owner or an admin can do this" in response.content.decode()
 
 
+def test_the_owner_invites_by_email_and_resends(alice, team, mailoutbox, django_capture_on_commit_callbacks):
+    client = signed_in(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/teams/core/invites", {"email": "sam@example.org"}, follow=True)
+    assert "Invite sent to sam@example.org." in response.content.decode()
+    assert "/v1/invites/" not in response.content.decode()  # the link goes by mail only
+    invite = Invite.objects.get(team=team)
+    assert invite.email == "sam@example.org" and "http://testserver/v1/invites/" in mailoutbox[0].body
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/teams/core/invites/{invite.pk}/resend", follow=True)
+    assert "Invite sent again to sam@example.org" in response.content.decode() and len(mailoutbox) == 2
+
+
+def test_a_member_cannot_invite_by_email_but_labels_a_link(bob, team, mailoutbox):
+    client = signed_in(bob)
+    response = client.post("/teams/core/invites", {"email": "sam@example.org"}, follow=True)
+    assert "only the team owner or an admin can do this" in response.content.decode()
+    assert not Invite.objects.exists() and mailoutbox == []
+    response = client.post("/teams/core/invites", {"label": "Kim"})
+    assert response.status_code == 201 and "Invite link for Kim" in response.content.decode()
+    assert Invite.objects.get().label == "Kim"
+
+
+def test_the_owner_promotes_and_demotes_on_the_page(alice, bob, team):
+    response = signed_in(alice).post(f"/teams/core/members/{bob.pk}/role", {"role": "admin"}, follow=True)
+    assert Membership.objects.get(team=team, user=bob).role == "admin"
+    assert "bob is now an admin of core." in response.content.decode()
+    signed_in(alice).post(f"/teams/core/members/{bob.pk}/role", {"role": "member"})
+    assert Membership.objects.get(team=team, user=bob).role == "member"
+    response = signed_in(bob).post(f"/teams/core/members/{bob.pk}/role", {"role": "admin"}, follow=True)
+    assert "only the team owner can do this" in response.content.decode()
+    assert Membership.objects.get(team=team, user=bob).role == "member"
+
+
 # Members
 
 
