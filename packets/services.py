@@ -140,8 +140,9 @@ def _refuse_change(*, actor, packet_id: str, refusal: str = CHANGE_REFUSED):
 
 # Delete, publish and unpublish are each one conditional statement over the packets `actor` may
 # change (their own, and every packet of a team they own or administer): atomic on its own and
-# one round trip. On a team packet, a second statement writes the line of the team's activity
-# log (a push's line is written by a trigger, see migration 0004).
+# one round trip. A team packet's change also writes a line of the team's activity log: in the
+# same statement on PostgreSQL (a data-modifying WITH), in a second one on SQLite (which has
+# neither that nor concurrent writers). A push's line is written by a trigger (migration 0004).
 
 _PACKETS = Packet._meta.db_table
 _MAY_CHANGE = (
@@ -150,23 +151,41 @@ _MAY_CHANGE = (
 )
 
 
-def _team_event(*, actor, kind: str, packet_id: str, team_id, goal: str) -> None:
+def _changed_and_logged(sql: str, params: list, *, actor, kind: str, fresh_only: bool = False) -> list[Packet]:
+    """Run `sql`, a DELETE or UPDATE of packets ... RETURNING id, team_id, goal (and `fresh`, when
+    `fresh_only`: log only the rows where it is true), and log `kind` for each team packet it
+    changed. Returns the changed rows."""
+    if connection.vendor == "postgresql":
+        logged = "team_id IS NOT NULL" + (" AND fresh" if fresh_only else "")
+        sql = (
+            f"WITH changed AS ({sql}), logged AS ("
+            f"INSERT INTO {TeamEvent._meta.db_table} (team_id, actor_id, actor_name, kind, detail, created_at) "
+            "SELECT team_id, %s, %s, %s, jsonb_build_object('packet_id', id, 'goal', left(goal, 200)), %s "
+            f"FROM changed WHERE {logged}) SELECT * FROM changed"
+        )
+        return list(Packet.objects.raw(sql, [*params, actor.pk, actor.display_name, kind, timezone.now()]))
+    changed = list(Packet.objects.raw(sql, params))
+    for packet in changed:
+        if not fresh_only or packet.fresh:
+            _team_event(actor=actor, kind=kind, packet=packet, team_id=packet.team_id)
+    return changed
+
+
+def _team_event(*, actor, kind: str, packet: Packet, team_id) -> None:
     if team_id is not None:
-        team_event_record(team_id=team_id, actor=actor, kind=kind, packet_id=packet_id, goal=goal[:200])
+        team_event_record(team_id=team_id, actor=actor, kind=kind, packet_id=packet.pk, goal=packet.goal[:200])
 
 
 def packet_delete(*, actor, packet_id: str) -> None:
     # QuerySet.delete() would wrap the one DELETE in a transaction (two more round trips).
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"DELETE FROM {_PACKETS} WHERE id = %s AND {_MAY_CHANGE} RETURNING team_id, goal",
-            [packet_id, actor.pk, actor.pk],
-        )
-        deleted = cursor.fetchone()
-    if deleted is None:
+    deleted = _changed_and_logged(
+        f"DELETE FROM {_PACKETS} WHERE id = %s AND {_MAY_CHANGE} RETURNING id, team_id, goal",
+        [packet_id, actor.pk, actor.pk], actor=actor, kind=TeamEvent.PACKET_DELETED,
+    )
+    if not deleted:
         _refuse_change(actor=actor, packet_id=packet_id)
-    team_id, goal = deleted
-    _team_event(actor=actor, kind=TeamEvent.PACKET_DELETED, packet_id=packet_id, team_id=team_id, goal=goal)
+
+
 @transaction.atomic
 def packet_move(*, actor, packet_id: str, team) -> Packet:
     """Move a packet between the creator's personal scope and one of the creator's teams
@@ -182,9 +201,8 @@ def packet_move(*, actor, packet_id: str, team) -> Packet:
     packet.team = team
     packet.save(update_fields=["team"])
     if before != packet.team_id:
-        _team_event(actor=actor, kind=TeamEvent.PACKET_MOVED_OUT, packet_id=packet.pk, team_id=before, goal=packet.goal)
-        _team_event(actor=actor, kind=TeamEvent.PACKET_MOVED_IN, packet_id=packet.pk, team_id=packet.team_id,
-                    goal=packet.goal)
+        _team_event(actor=actor, kind=TeamEvent.PACKET_MOVED_OUT, packet=packet, team_id=before)
+        _team_event(actor=actor, kind=TeamEvent.PACKET_MOVED_IN, packet=packet, team_id=packet.team_id)
     return packet
 
 
@@ -197,35 +215,27 @@ def packet_publish(*, actor, packet_id: str) -> Packet:
     """Give the packet a public page (same rights as delete). Publishing a published packet
     keeps its slug, so the URL already shared stays the same (and writes no log line)."""
     now = timezone.now()
-    published = list(Packet.objects.raw(
+    published = _changed_and_logged(
         f"UPDATE {_PACKETS} SET public_slug = COALESCE(public_slug, %s), published_at = COALESCE(published_at, %s) "
         f"WHERE id = %s AND {_MAY_CHANGE} "
         "RETURNING id, team_id, goal, public_slug, published_at, published_at = %s AS fresh",
         [_new_public_slug(), now, packet_id, actor.pk, actor.pk, now],
-    ))
+        actor=actor, kind=TeamEvent.PACKET_PUBLISHED, fresh_only=True,
+    )
     if not published:
         _refuse_change(actor=actor, packet_id=packet_id)
-    packet = published[0]
-    if packet.fresh:
-        _team_event(actor=actor, kind=TeamEvent.PACKET_PUBLISHED, packet_id=packet.pk, team_id=packet.team_id,
-                    goal=packet.goal)
-    return packet
+    return published[0]
 
 
 def packet_unpublish(*, actor, packet_id: str) -> None:
     """Take the public page down. The slug is forgotten: a later publish mints a new URL and
     the old one, wherever it leaked, stays dead. Unpublishing what is not published does nothing."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {_PACKETS} SET public_slug = NULL, published_at = NULL "
-            f"WHERE id = %s AND public_slug IS NOT NULL AND {_MAY_CHANGE} RETURNING team_id, goal",
-            [packet_id, actor.pk, actor.pk],
-        )
-        unpublished = cursor.fetchone()
-    if unpublished is not None:
-        team_id, goal = unpublished
-        _team_event(actor=actor, kind=TeamEvent.PACKET_UNPUBLISHED, packet_id=packet_id, team_id=team_id, goal=goal)
-    elif not _changeable_by(actor).filter(pk=packet_id).exists():
+    unpublished = _changed_and_logged(
+        f"UPDATE {_PACKETS} SET public_slug = NULL, published_at = NULL "
+        f"WHERE id = %s AND public_slug IS NOT NULL AND {_MAY_CHANGE} RETURNING id, team_id, goal",
+        [packet_id, actor.pk, actor.pk], actor=actor, kind=TeamEvent.PACKET_UNPUBLISHED,
+    )
+    if not unpublished and not _changeable_by(actor).filter(pk=packet_id).exists():
         _refuse_change(actor=actor, packet_id=packet_id)
 
 

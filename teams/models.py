@@ -163,7 +163,11 @@ class TeamEvent(models.Model):
     ]
 
     id = models.BigAutoField(primary_key=True)
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="events")
+    # Deleted with the team (by Django), but without a database constraint: checking one would
+    # lock the team row, and a packet change that writes its line while holding the packet's row
+    # would then deadlock against a team deletion (which holds the team and waits for its
+    # packets). Lines are written with the change they record, so none outlives its team.
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="events", db_constraint=False)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
     )

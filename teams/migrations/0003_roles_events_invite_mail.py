@@ -53,7 +53,7 @@ class Migration(migrations.Migration):
                 ('detail', models.JSONField(blank=True, default=dict)),
                 ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
                 ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='events', to='teams.team')),
+                ('team', models.ForeignKey(db_constraint=False, on_delete=django.db.models.deletion.CASCADE, related_name='events', to='teams.team')),
             ],
             options={
                 'ordering': ['-id'],
