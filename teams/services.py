@@ -274,15 +274,16 @@ def _email_of(email) -> str:
     return email
 
 
-def _label_of(label) -> str:
-    if label in (None, ""):
+def _one_line(value, *, field: str, max_length: int) -> str:
+    """A short text for people (a display name, an invite's label): whitespace collapsed."""
+    if value is None:
         return ""
-    if not isinstance(label, str):
-        raise BadRequest("label must be a string")
-    label = " ".join(label.split())
-    if len(label) > INVITE_LABEL_MAX_LENGTH:
-        raise BadRequest(f"label is at most {INVITE_LABEL_MAX_LENGTH} characters")
-    return label
+    if not isinstance(value, str):
+        raise BadRequest(f"{field} must be a string")
+    value = " ".join(value.split())
+    if len(value) > max_length:
+        raise BadRequest(f"{field} is at most {max_length} characters")
+    return value
 
 
 def _mail_after_commit(invite: Invite, url: str) -> None:
@@ -303,7 +304,7 @@ def invite_create(
     it by mail to `email` is for the owner and admins; `link(code)` gives the URL the mail carries,
     and a Celery task sends it after commit."""
     team_hold(team_id=team.pk)
-    email, label = _email_of(email), _label_of(label)
+    email, label = _email_of(email), _one_line(label, field="label", max_length=INVITE_LABEL_MAX_LENGTH)
     if email:
         _require_manager(actor=actor, team=team)
         if link is None:
@@ -400,15 +401,6 @@ def _claim(*, code_hash: str, now) -> Invite:
     return Invite.objects.select_related("team").get(code_hash=code_hash)
 
 
-def _display_of(display) -> str:
-    if display is None:
-        return ""
-    if not isinstance(display, str):
-        raise BadRequest("display must be a string")
-    display = " ".join(display.split())
-    if len(display) > DISPLAY_MAX_LENGTH:
-        raise BadRequest(f"display is at most {DISPLAY_MAX_LENGTH} characters")
-    return display
 
 
 def _new_joiner(display: str) -> User:
@@ -444,7 +436,7 @@ def invite_accept(*, code, actor=None, display=None):
     """
     if not isinstance(code, str) or not code:
         raise Gone(INVITE_GONE)
-    display = _display_of(display)
+    display = _one_line(display, field="display", max_length=DISPLAY_MAX_LENGTH)
     code_hash = invite_code_hash(code)
     now = timezone.now()
 
