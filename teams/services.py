@@ -287,11 +287,12 @@ def _one_line(value, *, field: str, max_length: int) -> str:
 
 
 def _mail_after_commit(invite: Invite, url: str) -> None:
-    """Queue the invite's mail once the invite is committed (a worker must find it)."""
+    """Queue the invite's mail once the invite is committed (a worker must find it). A broker that
+    is away is not retried here and does not fail the request: the invite stands, the page shows
+    it was not mailed yet, and Resend sends it later (the failure is logged)."""
     from teams.tasks import send_invite_mail  # the task module imports this one
 
-
-    transaction.on_commit(lambda: send_invite_mail.delay(invite.pk, url))
+    transaction.on_commit(lambda: send_invite_mail.apply_async((invite.pk, url), retry=False), robust=True)
 
 
 @transaction.atomic

@@ -120,3 +120,14 @@ def test_the_task_retries_when_the_mail_server_fails(alice, alpha, mailoutbox, m
     with mock.patch.object(tasks, "send_mail", side_effect=flaky) as sending:
         assert tasks.send_invite_mail.apply(args=[invite.pk, link(code)]).get() is True
     assert sending.call_count == 3 and len(mailoutbox) == 1
+
+
+def test_a_broker_that_is_away_does_not_fail_the_invite(api_as, alice, alpha, mailoutbox, django_capture_on_commit_callbacks):
+    """Unit test: the broker's refusal is simulated. The invite stands, unmailed, for a Resend."""
+    from kombu.exceptions import OperationalError
+
+    with mock.patch.object(tasks.send_invite_mail, "apply_async", side_effect=OperationalError("redis is away")):
+        with django_capture_on_commit_callbacks(execute=True):
+            response = api_as(alice).post("/v1/teams/alpha/invites", {"email": "sam@example.org"})
+    assert response.status_code == 201
+    assert Invite.objects.get().mailed_at is None and mailoutbox == []
