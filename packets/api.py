@@ -9,7 +9,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import NO_CONTENT, error_responses
+from core.api import NO_CONTENT, error_responses, json_answer
 from core.timestamps import rfc3339
 from core.errors import BadRequest, LengthRequired
 from core.parsers import read_json_body
@@ -93,7 +93,11 @@ class PacketCollection(APIView):
     def get(self, request):
         team_name = request.query_params.get("team") or None
         packets = selectors.packet_list(viewer=request.user, team_name=team_name, limit=_limit_param(request))
-        return Response(PacketListSerializer({"packets": packets}).data)
+        # PacketListSerializer describes this answer; it is written directly, the hottest call's
+        # rows are too cheap to go through a serializer each.
+        return json_answer({"packets": [
+            {"id": packet.id, "created_at": rfc3339(packet.created_at), "goal": packet.goal} for packet in packets
+        ]})
 
 
 @extend_schema_view(

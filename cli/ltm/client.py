@@ -67,7 +67,7 @@ class Hub:
     # --- plumbing ---------------------------------------------------------------------
 
     def request(self, method: str, path: str, *, body: bytes | None = None,
-                content_type: str | None = None, auth: bool = True) -> Response:
+                content_type: str | None = None, auth: bool = True, timeout: float | None = None) -> Response:
         """Send one request; return the response of any status, raise only when none came."""
         request = urllib.request.Request(self.host + path, data=body, method=method)
         request.add_header("User-Agent", USER_AGENT)
@@ -77,7 +77,7 @@ class Hub:
         if auth and self.token:
             request.add_header("Authorization", f"Bearer {self.token}")
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as reply:
+            with urllib.request.urlopen(request, timeout=timeout or self.timeout) as reply:
                 return Response(reply.status, dict(reply.headers.items()), reply.read())
         except urllib.error.HTTPError as reply:
             return Response(reply.code, dict(reply.headers.items()), reply.read())
@@ -186,6 +186,16 @@ class Hub:
         response = self.call("POST", path, json_body=body, auth=bool(self.token), expect=(200, 201))
         return self._data(response)
 
+    def me(self) -> dict:
+        """The signed-in account and its token (this hub's `GET /v1/me`; the Go client does not
+        call it): id, username, display_name, email, token {kind, name, hint, scopes, ...}."""
+        return self._data(self.call("GET", "/v1/me", expect=(200,)))
+
+    def set_display_name(self, display_name: str) -> dict:
+        """`PATCH /v1/me`: the name teammates see. The account, as `me` answers."""
+        response = self.call("PATCH", "/v1/me", json_body={"display_name": display_name}, expect=(200,))
+        return self._data(response)
+
     def claim_link(self) -> dict:
         """A one-time link where an account made by `ltm join` gets an email and a password
         (this hub's own endpoint; the Go client does not call it)."""
@@ -194,8 +204,14 @@ class Hub:
 
     # --- device flow (RFC 8628) -------------------------------------------------------
 
-    def authorize_device(self) -> dict:
-        response = self._form("/oauth/authorize_device", {"client_id": CLIENT_ID, "scope": "read write"})
+    def authorize_device(self, device_name: str | None = None) -> dict:
+        """Start a sign-in. `device_name` (this machine's name) is an extra form field that this
+        hub shows on its approval page; the Go client sends none, and hubs that do not know it
+        ignore it."""
+        fields = {"client_id": CLIENT_ID, "scope": "read write"}
+        if device_name:
+            fields["device_name"] = device_name
+        response = self._form("/oauth/authorize_device", fields)
         data = response.json()
         if response.status != 200 or not isinstance(data, dict) or "device_code" not in data:
             detail = _oauth_detail(data) or f"HTTP {response.status}"
@@ -217,10 +233,20 @@ class Hub:
             raise HubRequestError(f"unexpected answer from {self.host}/oauth/token (HTTP {response.status})")
         return data
 
-    def _form(self, path: str, fields: dict) -> Response:
+    def cancel_device(self, device_code: str, timeout: float = 5) -> bool:
+        """Tell the hub this code is abandoned (this hub's `POST /oauth/device/cancel`), so nobody
+        can approve it any more. Best effort: False when the hub did not confirm."""
+        try:
+            response = self._form("/oauth/device/cancel", {"device_code": device_code, "client_id": CLIENT_ID},
+                                  timeout=timeout)
+        except HubRequestError:
+            return False
+        return response.status == 200
+
+    def _form(self, path: str, fields: dict, timeout: float | None = None) -> Response:
         body = urllib.parse.urlencode(fields).encode("ascii")
         return self.request("POST", path, body=body, content_type="application/x-www-form-urlencoded",
-                            auth=False)
+                            auth=False, timeout=timeout)
 
 
 def _segment(value: str) -> str:

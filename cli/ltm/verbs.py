@@ -6,7 +6,6 @@ to do next.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -24,6 +23,7 @@ from .errors import HubRequestError, IdTaken, LtmError, PacketRejected, Redactio
 from .protocol.packet import PacketError, example_packet, parse_packet, utc_now
 from .protocol.redact import scan_packet
 from .protocol.resume import render_resume
+from .protocol.tokens import token_checksum, token_hint
 
 
 def connect(require_token: bool = True) -> Hub:
@@ -51,7 +51,8 @@ def sign_in_hub(host: str | None) -> Hub:
 
 
 def sign_in(hub: Hub, token: str | None = None) -> str:
-    """Store a pasted token once the hub takes it, else one from the device flow. Its path."""
+    """Store a pasted token once the hub takes it, else one from the device flow. Its path. The
+    hub then holds the token."""
     if token is not None:
         _check_pasted_token(hub, token)
         token = token.strip()
@@ -59,7 +60,24 @@ def sign_in(hub: Hub, token: str | None = None) -> str:
         token = device_flow(hub)
     path = write_token(token)
     config_set("host", hub.host)
+    hub.token = token
     return str(path)
+
+
+def account_of(hub: Hub) -> dict | None:
+    """Who the hub's token signs in as (GET /v1/me), or None when the hub cannot say (a hub
+    without that endpoint, or none reachable): a sign-in does not fail for it."""
+    try:
+        me = hub.me()
+    except HubRequestError:
+        return None
+    return me if isinstance(me, dict) else None
+
+
+def account_label(me: dict) -> str:
+    """`Ada (ada@example.org)`, or the name alone for an account without an email."""
+    name = me.get("display_name") or me.get("username") or "?"
+    return f"{name} ({me['email']})" if me.get("email") else name
 
 
 def _check_pasted_token(hub: Hub, token: str) -> None:
@@ -86,10 +104,35 @@ def overriding_host(host: str) -> str | None:
 
 
 def whoami() -> dict:
-    """The host and the first 8 hex digits of sha256(token), either empty when not set."""
+    """The host and the first 8 hex digits of sha256(token), either empty when not set (the hub
+    shows the same hint on the token's row, see ltm.protocol.tokens)."""
     host, token = configured_host(), read_token()
-    fingerprint = hashlib.sha256(token.encode("utf-8")).hexdigest()[:8] if token else ""
+    fingerprint = token_hint(token_checksum(token)) if token else ""
     return {"host": normalize_host(host) if host else "", "token_hash8": fingerprint}
+
+
+def whoami_with_account() -> tuple[dict, str | None]:
+    """whoami(), plus `account` (id, username, display_name, email) and `token` (kind, name, hint,
+    scopes, created_at, expires_at) from the hub's GET /v1/me when signed in. The second value
+    says why the hub could not tell, if it could not."""
+    identity = whoami()
+    if not identity["token_hash8"] or not identity["host"]:
+        return identity, None
+    hub = Hub(identity["host"], read_token(), timeout=10, source=host_source())
+    try:
+        me = hub.me()
+    except HubRequestError as exc:
+        return identity, str(exc)
+    token = me.pop("token", None)
+    identity["account"] = me
+    if token is not None:
+        identity["token"] = token
+    return identity, None
+
+
+def set_display_name(name: str) -> dict:
+    """The name teammates see (PATCH /v1/me); empty shows the username. The account."""
+    return connect().set_display_name(name)
 
 
 def dashboard_url() -> str:

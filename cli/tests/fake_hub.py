@@ -6,6 +6,7 @@ the contract and records every request, so tests can check what the client sent.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import urllib.parse
@@ -33,6 +34,8 @@ class FakeState:
     displays: dict = field(default_factory=dict)  # user -> display name given when joining
     device_answers: list = field(default_factory=list)  # scripted answers of /oauth/token
     device_grant: dict = field(default_factory=dict)
+    cancelled: list = field(default_factory=list)  # device codes the client cancelled
+    has_me: bool = True  # False: a hub without GET /v1/me
     requests: list = field(default_factory=list)
 
 
@@ -80,7 +83,7 @@ def _handler_for(state: FakeState):
             self.end_headers()
             self.wfile.write(data)
 
-        do_GET = do_POST = do_DELETE = _dispatch
+        do_GET = do_POST = do_DELETE = do_PATCH = _dispatch
 
     return Handler
 
@@ -99,7 +102,24 @@ def _route(state: FakeState, method, parts, query, body, headers):
         return _packets(state, user, method, parts[2:], query, body)
     if parts[:2] == ["v1", "teams"]:
         return _teams(state, user, method, parts[2:], body, f"http://{headers.get('Host')}")
+    if parts == ["v1", "me"] and state.has_me:
+        return _me(state, user, method, body, headers)
     return 404, {"error": "not found"}, None
+
+
+def _me(state, user, method, body, headers):
+    if method == "PATCH":
+        name = json.loads(body or b"{}").get("display_name")
+        if not isinstance(name, str) or len(name) > 80:
+            return 400, {"error": "a display name is at most 80 characters"}, None
+        state.displays[user] = name
+    token = headers["Authorization"].removeprefix("Bearer ")
+    return 200, {
+        "id": user.upper(), "username": user, "display_name": state.displays.get(user) or user,
+        "email": f"{user}@example.org",
+        "token": {"kind": "personal", "name": "laptop", "hint": hashlib.sha256(token.encode()).hexdigest()[:8],
+                  "scopes": ["read", "write"], "created_at": "2026-01-01T00:00:00Z", "expires_at": None},
+    }, None
 
 
 def _user(state, headers):
@@ -220,6 +240,9 @@ def _oauth(state, endpoint, body):
     form = dict(urllib.parse.parse_qsl(body.decode()))
     if form.get("client_id") != "ltm-cli":
         return 401, {"error": "invalid_client"}, None
+    if endpoint == "device":  # /oauth/device/cancel
+        state.cancelled.append(form.get("device_code"))
+        return 200, {"status": "cancelled"}, None
     if endpoint == "authorize_device":
         if form.get("scope") != "read write":
             return 400, {"error": "invalid_scope"}, None
