@@ -282,12 +282,14 @@ def _kind_param(request) -> str:
 class TeamEvents(APIView):
     def get(self, request, name):
         limit = _events_limit_param(request)
+        # One more than asked tells whether an older page exists.
         events = selectors.team_events(
             viewer=request.user, team=_team(request, name), kind=_kind_param(request),
-            before=_before_param(request), limit=limit,
+            before=_before_param(request), limit=limit + 1,
         )
-        next_before = events[-1].id if len(events) == limit else None
-        return Response(TeamEventListSerializer({"events": events, "next_before": next_before}).data)
+        next_before = events[limit - 1].id if len(events) > limit else None
+        answer = {"events": events[:limit], "next_before": next_before}
+        return Response(TeamEventListSerializer(answer).data)
 
 
 @extend_schema_view(

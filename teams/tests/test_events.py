@@ -102,6 +102,8 @@ def test_the_api_pages_newest_first_with_before(api_as, alice, bob, alpha):
     all_ids = ids + [e["id"] for e in second["events"] + third["events"]]
     assert all_ids == sorted(TeamEvent.objects.filter(team=alpha).values_list("id", flat=True), reverse=True)
     assert len(third["events"]) == 1 and third["next_before"] is None
+    exact = api.get("/v1/teams/alpha/events?limit=7").json()  # all of them: no older page
+    assert len(exact["events"]) == 7 and exact["next_before"] is None
     event = first["events"][0]
     assert set(event) == {"id", "kind", "actor", "created_at", "summary", "detail"}
     assert event["actor"] == {"id": alice.pk, "display": "alice"} and event["created_at"].endswith("Z")
