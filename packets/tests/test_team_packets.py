@@ -224,3 +224,14 @@ def test_delete_the_account_takes_personal_packets_and_leaves_team_packets_with_
     assert not Packet.objects.filter(pk=personal.pk).exists()
     assert Packet.objects.get(pk=shared.pk).owner == bob
     assert client.get("/tokens").status_code == 302  # signed out
+
+
+def test_the_packet_page_offers_an_admin_delete_and_publish(alice, carol, alpha, pushed_by_bob):
+    from core.testing import signed_in
+    from teams.services import membership_set_role
+
+    path = f"/packets/{pushed_by_bob['id']}"
+    assert f"{path}/delete" not in signed_in(carol).get(path).content.decode()
+    membership_set_role(actor=alice, team=alpha, user_id=carol.id, role="admin")
+    page = signed_in(carol).get(path).content.decode()
+    assert f"{path}/delete" in page and f"{path}/publish" in page
