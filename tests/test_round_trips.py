@@ -76,6 +76,7 @@ def counts(api, team, round_trips):
         "pull a team packet": measured(lambda: api.get(f"/v1/packets/{shared['id']}")),
         "publish": measured(lambda: api.post(f"/v1/packets/{pushed['id']}/publish")),
         "teams": measured(lambda: api.get("/v1/teams")),
+        "team events": measured(lambda: api.get(f"/v1/teams/{team.name}/events?limit=50")),
         "delete": round_trips(lambda: api.delete(f"/v1/packets/{pushed['id']}")),
         # A team packet's change also writes a line of the team's activity log.
         "publish a team packet": round_trips(lambda: api.post(f"/v1/packets/{shared['id']}/publish")),
@@ -86,7 +87,7 @@ def counts(api, team, round_trips):
 
 
 LIMITS = {"push": 3, "re-push": 3, "push to a team": 3, "re-push to a team": 3, "list": 2, "team list": 2,
-          "pull": 2, "pull a team packet": 2, "publish": 3, "teams": 2, "delete": 3, "publish a team packet": 3,
+          "pull": 2, "pull a team packet": 2, "publish": 3, "teams": 2, "team events": 3, "delete": 3, "publish a team packet": 3,
           "unpublish a team packet": 3, "delete a team packet": 3}
 
 

@@ -125,8 +125,12 @@ def test_bad_parameters_are_400(api_as, alice, alpha, query, message):
     assert response.status_code == 400 and message in response.json()["error"]
 
 
-def test_an_outsider_gets_404(api_as, carol, alpha):
+def test_an_outsider_gets_404_and_the_selector_gives_them_nothing(api_as, alice, carol, alpha):
+    from teams.selectors import team_events
+
+    fill(alpha, alice, 2)
     assert api_as(carol).get("/v1/teams/alpha/events").status_code == 404
+    assert team_events(viewer=carol, team=alpha) == [] and len(team_events(viewer=alice, team=alpha)) == 2
 
 
 # On the dashboard
