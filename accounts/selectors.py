@@ -1,5 +1,6 @@
 """Reads about people: their tokens, their signed-in devices, device grants and claim links."""
 
+import functools
 import hashlib
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -178,22 +179,13 @@ class Bearer:
     device_id: str = ""  # the DeviceDetails of an OAuth token from the device flow, if any
 
 
-def bearer_get(*, plaintext: str) -> Bearer | None:
-    """The live personal API token (not revoked, not expired) or OAuth access token (not expired)
-    with this value (both are stored only as the SHA-256 of the value), with its active user;
-    None when there is none. The last use of a device-flow token is kept on its DeviceDetails
-    (time and address), of others on the token.
-
-    Every /v1 request asks this, so it is one plain SQL statement over both token tables rather
-    than two ORM queries: the ORM's compilation and the columns it fetches (the password hash
-    among them) cost more than the rest of a pull. Nothing is cached, so a revoked token fails on
-    the very next request, on every web process."""
+@functools.cache
+def _bearer_query() -> tuple[str, list[str]]:
+    """bearer_get's statement, built once per process, and the user fields it reads."""
     access_token = get_access_token_model()
     # In the model's field order, as User.from_db takes them; the others stay deferred.
     user_fields = [f for f in User._meta.concrete_fields if f.attname in BEARER_USER_FIELDS]
     user_columns = ", ".join(f"u.{field.column}" for field in user_fields)
-    now = timezone.now()
-    stale_before = connection.ops.adapt_datetimefield_value(now - LAST_USED_RESOLUTION)
     sql = f"""
         SELECT 'api', t.id, t.scope, (t.last_used_at IS NULL OR t.last_used_at <= %s), '', {user_columns}
         FROM {ApiToken._meta.db_table} t JOIN {User._meta.db_table} u ON u.id = t.user_id
@@ -206,6 +198,22 @@ def bearer_get(*, plaintext: str) -> Bearer | None:
         LEFT JOIN {DeviceDetails._meta.db_table} d ON d.access_token_id = a.id
         WHERE a.token_checksum = %s AND a.expires > %s AND u.is_active
     """
+    return sql, [field.attname for field in user_fields]
+
+
+def bearer_get(*, plaintext: str) -> Bearer | None:
+    """The live personal API token (not revoked, not expired) or OAuth access token (not expired)
+    with this value (both are stored only as the SHA-256 of the value), with its active user;
+    None when there is none. The last use of a device-flow token is kept on its DeviceDetails
+    (time and address), of others on the token.
+
+    Every /v1 request asks this, so it is one plain SQL statement over both token tables rather
+    than two ORM queries: the ORM's compilation and the columns it fetches (the password hash
+    among them) cost more than the rest of a pull. Nothing is cached, so a revoked token fails on
+    the very next request, on every web process."""
+    sql, user_attnames = _bearer_query()
+    now = timezone.now()
+    stale_before = connection.ops.adapt_datetimefield_value(now - LAST_USED_RESOLUTION)
     checksum = hash_token(plaintext)
     now_value = connection.ops.adapt_datetimefield_value(now)
     params = [stale_before, checksum, now_value, stale_before, checksum, now_value]
@@ -215,7 +223,7 @@ def bearer_get(*, plaintext: str) -> Bearer | None:
     if row is None:
         return None
     kind, token_id, scope, use_unrecorded, device_id, *user_values = row
-    user = User.from_db(connection.alias, [field.attname for field in user_fields], user_values)
+    user = User.from_db(connection.alias, user_attnames, user_values)
     return Bearer(
         user=user, kind=kind, token_id=token_id, scopes=frozenset(scope.split()),
         use_unrecorded=bool(use_unrecorded), device_id=device_id,
