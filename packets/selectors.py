@@ -12,7 +12,7 @@ from core.errors import NotFound
 from core.links import external_url
 from packets.models import Packet
 from teams.models import Membership, Team
-from teams.selectors import team_get_for_member
+from teams.selectors import team_get_for_member, team_role
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 500
@@ -166,11 +166,11 @@ def packet_published_children(*, packet: Packet) -> list[Packet]:
 
 def packet_viewer_rights(*, viewer, packet: Packet) -> dict:
     """What the viewer may do with a packet: "change" (delete, publish) for the creator or the
-    team's owner; "move" for the creator only. The packet's page shows its buttons from this, and
-    packets.services checks it before every change."""
+    team's owner or admins; "move" for the creator only. The packet's page shows its buttons from
+    this, and packets.services checks it before every change."""
     is_creator = packet.owner_id == viewer.pk
-    owns_team = packet.team is not None and packet.team.owner_id == viewer.pk
-    return {"change": is_creator or owns_team, "move": is_creator}
+    manages_team = packet.team_id is not None and team_role(viewer=viewer, team_id=packet.team_id) in Membership.MANAGERS
+    return {"change": is_creator or manages_team, "move": is_creator}
 
 
 def packet_visible_chain(*, viewer, packet: Packet) -> tuple[Packet | None, list[Packet]]:

@@ -214,9 +214,18 @@ class Hub:
     def leave_team(self, name: str) -> None:
         self.call("POST", f"/v1/teams/{_segment(name)}/leave", json_body={}, expect=(200, 204))
 
-    def create_invite(self, team: str) -> dict:
-        response = self.call("POST", f"/v1/teams/{_segment(team)}/invites", json_body={}, expect=(200, 201))
+    def create_invite(self, team: str, email: str | None = None, label: str | None = None) -> dict:
+        """A bare link (`{}`, as the Go client sends); `email` has this hub mail it, `label` notes
+        who it is for (this hub's extensions)."""
+        body = {key: value for key, value in (("email", email), ("label", label)) if value}
+        response = self.call("POST", f"/v1/teams/{_segment(team)}/invites", json_body=body, expect=(200, 201))
         return self._data(response)
+
+    def team_events(self, name: str, limit: int | None = None, before: int | None = None,
+                    kind: str | None = None) -> dict:
+        """A page of a team's activity log (this hub's extension): {"events", "next_before"}."""
+        query = _query(limit=limit, before=before, kind=kind)
+        return self._data(self.call("GET", f"/v1/teams/{_segment(name)}/events{query}", expect=(200,)))
 
     def accept_invite(self, code: str, display: str | None = None) -> dict:
         """Join with the stored bearer when there is one, else as a new user (who gets a token,

@@ -457,9 +457,14 @@ def leave_team(name: str) -> None:
     _team_call(leave, name)
 
 
-def create_invite(team: str) -> dict:
-    """A single-use invite: {"url", "expires_at", ...}."""
-    return _team_call(lambda hub: hub.create_invite(team), team)
+def create_invite(team: str, email: str | None = None, label: str | None = None) -> dict:
+    """A single-use invite: {"url", "expires_at", ...}; with `email`, the hub also mails it."""
+    return _team_call(lambda hub: hub.create_invite(team, email=email, label=label), team)
+
+
+def team_log(name: str, limit: int | None = None, before: int | None = None, kind: str | None = None) -> dict:
+    """A page of the team's activity log, newest first: {"events": [...], "next_before": id or None}."""
+    return _team_call(lambda hub: hub.team_events(name, limit=limit, before=before, kind=kind), name)
 
 
 def _team_call(call, name: str):
