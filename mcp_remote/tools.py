@@ -5,8 +5,8 @@ names, descriptions, schemas and scopes of ltm.protocol.tools.
 the SDK's event loop on the request's own thread. Every outcome is text for the agent; a refusal
 or a failure is a tool error carrying the hub's message, never an HTTP error.
 
-To offer another tool (search, thread): declare it in ltm.protocol.tools.TOOLS and register its
-function here with @tool("name").
+To offer another tool: declare it in ltm.protocol.tools.TOOLS and register its function here
+with @tool("name").
 """
 
 import hashlib
@@ -23,12 +23,13 @@ from core.errors import HubError
 from core.links import hub_url
 from core.timestamps import rfc3339
 from ltm.protocol import tools as specs
+from ltm.protocol.tools import thread_lineage
 from ltm.protocol.packet import PacketError, fresh_example, parse_packet, with_defaults
 from ltm.protocol.redact import scan_packet
 from ltm.protocol.resume import render_resume
 from ltm.protocol.summary import summary
 from packets import selectors, services
-from packets.serializers import PacketListItemSerializer
+from packets.serializers import PacketListItemSerializer, ThreadItemSerializer
 from teams.selectors import team_get_for_member
 
 log = logging.getLogger(__name__)
@@ -111,9 +112,22 @@ def save(caller: Caller, *, packet: dict, allow_unredacted: bool = False, team: 
             + f". Resume it with the `resume` tool, id {stored.id!r}.")
 
 
+def _body(caller: Caller, packet_id: str) -> dict:
+    return json.loads(_packet(caller, packet_id).body)
+
+
 @tool("resume")
-def resume(caller: Caller, *, id: str) -> str:
-    return render_resume(json.loads(_packet(caller, id).body))
+def resume(caller: Caller, *, id: str, thread: bool = False) -> str:
+    if not thread:
+        return render_resume(_body(caller, id))
+    latest, lineage = thread_lineage(selectors.packet_thread(viewer=caller.user, packet_id=id))
+    return render_resume(_body(caller, latest), [_body(caller, ancestor) for ancestor in lineage])
+
+
+@tool("thread")
+def thread(caller: Caller, *, id: str) -> str:
+    items = selectors.packet_thread(viewer=caller.user, packet_id=id)
+    return json.dumps(ThreadItemSerializer(items, many=True).data, indent=2, ensure_ascii=False)
 
 
 @tool("show")

@@ -53,3 +53,12 @@ class PacketListSerializer(serializers.Serializer):
 
 class PublishedSerializer(PacketIdSerializer):
     public_url = serializers.URLField(help_text="the packet's public page; anyone with the link can read it")
+
+
+class ThreadItemSerializer(PacketListItemSerializer):
+    parent_id = serializers.CharField(allow_null=True, help_text="the packet it continues; null for none")
+    team = serializers.CharField(allow_null=True, help_text="the team's name; null for a personal packet")
+
+
+class ThreadSerializer(serializers.Serializer):
+    packets = ThreadItemSerializer(many=True, help_text="oldest first")

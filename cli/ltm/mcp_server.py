@@ -41,9 +41,9 @@ def _save(packet: dict, allow_unredacted: bool = False, team: str | None = None)
     )
 
 
-def _resume(id: str) -> str:
+def _resume(id: str, thread: bool = False) -> str:
     with _tool_errors():
-        return verbs.resume(id)
+        return verbs.resume_thread(id) if thread else verbs.resume(id)
 
 
 def _ls(limit: int | None = None, team: str | None = None) -> str:
@@ -59,6 +59,11 @@ def _show(id: str) -> str:
 def _pull(id: str) -> str:
     with _tool_errors():
         return canonical_json(verbs.pull(id))
+
+
+def _thread(id: str) -> str:
+    with _tool_errors():
+        return to_json(verbs.thread(id))
 
 
 def _rm(id: str) -> str:
@@ -88,6 +93,7 @@ HANDLERS = {
     "save": _save,
     "push": _save,
     "resume": _resume,
+    "thread": _thread,
     "ls": _ls,
     "show": _show,
     "pull": _pull,

@@ -169,3 +169,22 @@ def test_an_oauth_token_must_be_for_this_resource(alice, resource, status):
     assert response.status_code == status
     if status == 401:
         assert "another resource" in response.json()["error_description"]
+
+
+def test_thread_and_resume_of_a_thread(token, alice):
+    from packets.services import packet_push
+
+    first, second = example_packet(), example_packet()
+    first.update(id="01MCPTHREAD000000000000001", created_at="2026-04-01T00:00:00Z",
+                 attempts=[{"tried": "Polling", "outcome": "failed", "learned": "too slow"}])
+    second.update(id="01MCPTHREAD000000000000002", created_at="2026-04-02T00:00:00Z", parent_id=first["id"],
+                  attempts=[])
+    for packet in (first, second):
+        packet_push(actor=alice, packet=packet)
+    listed, is_error = call(token, "thread", {"id": second["id"]})
+    assert not is_error and [item["id"] for item in json.loads(listed)] == [first["id"], second["id"]]
+    resumed, is_error = call(token, "resume", {"id": first["id"], "thread": True})
+    from ltm.protocol.resume import render_resume
+
+    assert not is_error and resumed == render_resume(second, [first])
+    assert call(token, "thread", {"id": "01HV0000000000000000000000"}) == ("packet not found", True)

@@ -94,6 +94,14 @@ TOOLS = _specs(
     ToolSpec("resume", "The resume block of a packet: markdown to read before continuing the work it "
                        "describes. Locked decisions are settled; failed attempts are not to be retried "
                        "without new information; start with its first action.",
+             {"id": ID, "thread": {"type": "boolean", "default": False, "description":
+                                   "Resume the newest packet of the thread that holds `id` instead, with the "
+                                   "locked decisions and failed attempts of the packets it continues carried in."}},
+             ("id",)),
+    ToolSpec("thread", "The thread a packet belongs to: the packets linked to it by parent_id (what it "
+                       "continues and what continues it) that the person may read, oldest first, as JSON "
+                       "[{id, parent_id, created_at, goal, team}]. Resume the newest with `resume` and "
+                       "thread: true.",
              {"id": ID}, ("id",)),
     ToolSpec("ls", "List packets, newest first, as JSON [{id, created_at, goal}].", {"limit": LIMIT, "team": TEAM}),
     ToolSpec("show", "A short summary of one packet, with its public URL when published.", {"id": ID}, ("id",)),
@@ -116,6 +124,20 @@ LOCAL_TOOLS = _specs(
              PACKET_ARGS, ("packet",), WRITE),
     ToolSpec("platform", "The URL of the hub's web dashboard, for the person to open."),
 )
+
+
+def thread_lineage(items: list[dict]) -> tuple[str, list[str]]:
+    """For a thread (oldest first, as the `thread` tool lists it): the newest packet's id and the
+    ids of the packets it continues, oldest first. A cycle of parent_ids stops the walk."""
+    by_id = {item["id"]: item for item in items}
+    latest = items[-1]["id"]
+    lineage, seen = [], {latest}
+    parent = by_id[latest].get("parent_id")
+    while parent in by_id and parent not in seen:
+        seen.add(parent)
+        lineage.append(parent)
+        parent = by_id[parent].get("parent_id")
+    return latest, list(reversed(lineage))
 
 
 def argument_errors(spec: ToolSpec, arguments) -> list[str]:
