@@ -10,6 +10,7 @@ from packets import api
 
 urlpatterns = [
     path("v1/packets", api.PacketCollection.as_view(), name="api-packets"),
+    path("v1/search", api.PacketSearch.as_view(), name="api-search"),
     path("v1/packets/<path:packet_id>/publish", api.PacketPublish.as_view(), name="api-packet-publish"),
     path("v1/packets/<path:packet_id>", api.PacketItem.as_view(), name="api-packet"),
 ]

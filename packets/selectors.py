@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from core.errors import NotFound
 from core.links import external_url
+from packets import search
 from packets.models import Packet
 from teams.models import Membership, Team
 from teams.selectors import team_get_for_member
@@ -142,3 +143,25 @@ def packet_visible_chain(*, viewer, packet: Packet) -> tuple[Packet | None, list
 def public_url(request, packet: Packet) -> str:
     """The absolute URL of a published packet's page."""
     return external_url(request, reverse("packet-public", args=[packet.public_slug]))
+
+
+# Full-text search (packets/search.py does the work on either database).
+
+SEARCH_DEFAULT_LIMIT = 20
+SEARCH_MAX_LIMIT = 100
+
+
+def packet_text_search(
+    *, viewer, text: str, team_name: str | None = None, personal: bool = False,
+    tag: str = "", project: str = "", limit: int = SEARCH_DEFAULT_LIMIT,
+) -> list[search.Hit]:
+    """The packets the viewer may read that match `text` (web-search syntax), best first: every
+    packet the viewer may read, only their personal ones (`personal`), or only the team
+    `team_name`'s (404 if the viewer is not in it). A packet id, or 10+ characters that start
+    one, puts that packet first."""
+    hits = search.search_packets(
+        viewer=viewer, text=text, team_name=team_name, personal=personal, tag=tag, project=project, limit=limit,
+    )
+    if not hits and team_name is not None:
+        team_get_for_member(viewer=viewer, name=team_name)
+    return hits
