@@ -19,6 +19,7 @@ REGISTER = (
     packets.register,
     teams.register,
     packets.register_example,
+    packets.register_search,
     account.register,
     config.register,
     dashboard.register,
