@@ -66,13 +66,12 @@ def packet_get(*, viewer, packet_id: str) -> Packet:
     return found[0]
 
 
-def packet_search(
-    *, viewer, personal: bool = False, team_name: str = "", tag: str = "", project: str = "", text: str = ""
-):
-    """The dashboard's list: what the viewer may see, newest first, narrowed by the filters.
+def packet_search(*, viewer, personal: bool = False, team_name: str = "", tag: str = "", project: str = ""):
+    """The dashboard's list: what the viewer may see, newest first, narrowed by the filters
+    (a search by words is packet_text_search).
 
     `personal` keeps only the viewer's personal packets; `team_name` only that team's (a team the
-    viewer is not in simply yields nothing). `text` matches goal or next step, ignoring case.
+    viewer is not in simply yields nothing).
     """
     packets = packets_visible_to(viewer).select_related("team", "owner")
     if personal:
@@ -84,8 +83,6 @@ def packet_search(
         packets = packets.filter(tags__contains=f" {tag.strip()} ")
     if project:
         packets = packets.filter(project=project.strip())
-    if text:
-        packets = packets.filter(Q(goal__icontains=text.strip()) | Q(next_step__icontains=text.strip()))
     return packets.order_by("-created_at", "-id")
 
 
