@@ -10,6 +10,7 @@ rather than matching nearly every packet. Snippets and highlights are made here
 from the packet's JSON, the same way on both databases.
 """
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -68,7 +69,10 @@ class Query:
         }
 
 
+@functools.lru_cache(maxsize=65536)
 def _stem(word: str) -> str:
+    """The English stem of a word (a pure-Python stemmer: the cache keeps snippets cheap, as
+    packets reuse their words)."""
     return _stemmer.stemWord(word.lower())
 
 
