@@ -120,11 +120,10 @@ def fts5_query(query: Query) -> str | None:
 
     alternatives = []
     for terms in query.alternatives:
-        expression = " AND ".join(quoted(t) for t in terms if not t.excluded)
-        for term in terms:
-            if term.excluded:
-                expression = f"({expression}) NOT {quoted(term)}"
-        alternatives.append(f"({expression})")
+        # Flat lists, not nested pairs: FTS5's parser has a small stack.
+        expression = " AND ".join(dict.fromkeys(quoted(t) for t in terms if not t.excluded))
+        excluded = " OR ".join(dict.fromkeys(quoted(t) for t in terms if t.excluded))
+        alternatives.append(f"(({expression}) NOT ({excluded}))" if excluded else f"({expression})")
     return " OR ".join(alternatives) or None
 
 

@@ -251,3 +251,15 @@ def test_the_database_keeps_the_index(alice):
 
 def test_search_needs_a_bearer(anon_api):
     assert anon_api.get("/v1/search?q=heron").status_code == 401
+
+
+@pytest.mark.parametrize("q", [
+    "x " * 499,  # as many words as 1,000 characters hold
+    "x OR " * 199 + "x",  # as many alternatives
+    "x -y " * 199,  # as many exclusions
+    '"x" ' * 249,
+])
+def test_the_longest_queries_still_answer(api, q):
+    push(api, goal="x marks the spot")
+    response = search(api, q.strip())
+    assert response.status_code == 200, response.content
