@@ -1,14 +1,13 @@
 """Full-text search over packets, on PostgreSQL and on SQLite, with one results contract.
 
-The index is kept by the database (see migrations/0004_search.py and `SQLITE_SCHEMA` below):
-PostgreSQL's stored, weighted `search_vector` with a GIN index, SQLite's FTS5 table kept by
-triggers. A query uses web-search syntax (words in any order, "quoted phrases", -word, OR), as
-PostgreSQL's `websearch_to_tsquery` reads it; it is parsed here once, then rebuilt for each
-database: a tsquery of `phraseto_tsquery` terms, or an FTS5 query of quoted strings only (so no
-user input can be FTS5 syntax). An alternative with nothing but excluded words is dropped on both,
-rather than matching nearly every packet. Snippets and highlights are made here
-from the packet's JSON, the same way on both databases.
-"""
+The index is kept by the database (migrations/0004_search.py): PostgreSQL's stored, weighted
+`search_vector` with a GIN index, SQLite's FTS5 table `packets_search` kept by triggers. A query
+uses web-search syntax (words in any order, "quoted phrases", -word, OR), as PostgreSQL's
+`websearch_to_tsquery` reads it; it is parsed here once, then rebuilt for each database: a tsquery
+of `phraseto_tsquery` terms, or an FTS5 query of quoted strings only (so no user input can be FTS5
+syntax). An alternative with nothing but excluded words is dropped on both, rather than matching
+nearly every packet. Snippets and highlights are made here from the packet's JSON, the same way on
+both databases."""
 
 import functools
 import json
