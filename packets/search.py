@@ -229,13 +229,16 @@ def _by_text(query: Query, scope_sql: str, scope_params: list, limit: int) -> li
         # The tsquery is written out twice, not joined in, so the planner sees a constant (the
         # functions are immutable) and can estimate how many rows the GIN index gives.
         # Rank normalisation 1|32: divided by 1 + log(length), so a short packet about the words
-        # beats a long one that mentions them; then mapped to 0..1.
+        # beats a long one that mentions them; then mapped to 0..1. Every match is ranked, so the
+        # inner query carries only what the ranking needs; the columns of the best are read after.
         tsquery_expression, tsquery_params = tsquery
         sql = (
-            f"SELECT {_COLUMNS}, ts_rank(p.search_vector, {tsquery_expression}, 33) AS score "
-            f"FROM {packets} p LEFT JOIN {teams} t ON t.id = p.team_id "
-            f"WHERE p.search_vector @@ ({tsquery_expression}) AND {scope_sql} "
+            f"SELECT {_COLUMNS}, ranked.score FROM ("
+            f"SELECT p.id, p.created_at, ts_rank(p.search_vector, {tsquery_expression}, 33) AS score "
+            f"FROM {packets} p WHERE p.search_vector @@ ({tsquery_expression}) AND {scope_sql} "
             "ORDER BY score DESC, p.created_at DESC, p.id DESC LIMIT %s"
+            f") ranked JOIN {packets} p ON p.id = ranked.id LEFT JOIN {teams} t ON t.id = p.team_id "
+            "ORDER BY ranked.score DESC, ranked.created_at DESC, ranked.id DESC"
         )
         return list(Packet.objects.raw(sql, [*tsquery_params, *tsquery_params, *scope_params, limit]))
     match = fts5_query(query)
