@@ -36,7 +36,8 @@ class HubUserAdmin(UserAdmin):
 @admin.register(ApiToken)
 class ApiTokenAdmin(NoAddMixin, admin.ModelAdmin):
     # Tokens are made on the Tokens page (the plaintext is shown once there).
-    list_display = ("name", "user", "hint", "created_at", "last_used_at", "revoked_at")
-    list_filter = ("revoked_at",)
+    list_display = ("name", "user", "hint", "scope", "created_at", "expires_at", "last_used_at", "revoked_at")
+    list_filter = ("revoked_at", "scope")
     search_fields = ("name", "user__username", "hint")
-    readonly_fields = ("token_hash", "hint", "created_at", "last_used_at")
+    # The scope is chosen when the token is made: widening it later would surprise its owner.
+    readonly_fields = ("token_hash", "hint", "scope", "created_at", "last_used_at", "last_used_address")

@@ -1,11 +1,15 @@
 """The endpoints clients call about people: OAuth's device flow (/oauth, section 6 of the
-protocol) and the claim link of an account made by `ltm join` (/v1/account/claim-link)."""
+protocol, plus the hub's cancel endpoint), the claim link of an account made by `ltm join`
+(/v1/account/claim-link) and the bearer's own account (/v1/me)."""
 
 import json
 
 from allauth.core import ratelimit
 from django.db import transaction
 from django.http import JsonResponse
+from django.utils.decorators import method_decorator
+from django.views import View
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from oauth2_provider import views as dot_views
@@ -14,12 +18,13 @@ from oauth2_provider.scopes import get_scopes_backend
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import services
-from accounts.device_flow import ALREADY_REDEEMED
+from accounts import selectors, services
+from accounts.device_flow import ALREADY_REDEEMED, DEVICE_NAME_FIELD
 from accounts.oauth import FormTolerantOAuthLibCore, HubDeviceServer
-from accounts.serializers import ClaimLinkSerializer
+from accounts.serializers import ClaimLinkSerializer, MeSerializer, MeUpdateSerializer
 from core.api import error_responses, http_status
-from core.errors import HubError
+from core.errors import BadRequest, HubError
+from core.http import client_address
 from core.links import external_url
 
 DEVICE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code"
@@ -92,6 +97,14 @@ class DeviceAuthorizationView(PostOnly, dot_views.DeviceAuthorizationView):
         for field in ("verification_uri", "verification_uri_complete"):
             if body.get(field, "").startswith("/"):
                 body[field] = external_url(request, body[field])
+        # Who asks, for the confirmation page: the optional `device_name` field (oauthlib ignores
+        # fields it does not know, so other clients are unaffected), the User-Agent, the address.
+        services.device_request_record(
+            device_code=body["device_code"],
+            address=client_address(request),
+            user_agent=request.META.get("HTTP_USER_AGENT", ""),
+            requested_name=request.POST.get(DEVICE_NAME_FIELD, ""),
+        )
         return JsonResponse(body, headers=NO_STORE)
 
 
@@ -115,7 +128,9 @@ class TokenView(PostOnly, dot_views.TokenView):
             if not services.device_grant_redeem(grant=grant):
                 return _oauth_error("invalid_grant", ALREADY_REDEEMED)
             _url, headers, body, status = self.create_token_response(request)
-            if status != 200:
+            if status == 200:
+                services.device_signed_in(grant=grant, access_token=json.loads(body)["access_token"])
+            else:
                 transaction.set_rollback(True)  # the grant stays redeemable
         response = JsonResponse(json.loads(body), status=status, headers=NO_STORE)
         for key, value in headers.items():
@@ -138,3 +153,59 @@ class ClaimLinkApi(APIView):
         code, expires_at = services.claim_code_create(actor=request.user)
         url = external_url(request, f"/claim/{code}")
         return Response(ClaimLinkSerializer({"url": url, "expires_at": expires_at}).data, status=201)
+
+
+@method_decorator(csrf_exempt, name="dispatch")
+class DeviceCancelView(PostOnly, View):
+    """POST /oauth/device/cancel (hub extension), form-encoded `client_id` and `device_code`, as
+    the token poll: the client gave up (Ctrl-C), so the code can no longer be approved. 200
+    `{"status": "cancelled"}` (also when it was already cancelled, denied or expired); the OAuth
+    errors of RFC 6749 section 5.2 otherwise (`invalid_client`, `invalid_grant` for an unknown
+    code or one already exchanged for a token)."""
+
+    def post(self, request):
+        try:
+            services.device_grant_cancel(
+                device_code=request.POST.get("device_code", ""), client_id=request.POST.get("client_id", "")
+            )
+        except HubError as error:
+            return _oauth_error(error.code, error.message, http_status(error))
+        return JsonResponse({"status": "cancelled"}, headers=NO_STORE)
+
+
+def _me(request) -> dict:
+    user = request.user
+    token = selectors.bearer_token_facts(bearer=request.auth)
+    data = {"id": user.pk, "username": user.username, "display_name": user.display_name, "email": user.email}
+    return MeSerializer({**data, "token": token}).data
+
+
+@extend_schema_view(
+    get=extend_schema(
+        summary="Who this bearer is: the account and the token (hub extension)",
+        description="What `ltm auth` and `ltm auth whoami` print. `token.hint` is the first 8 hex "
+        "digits of sha256(token), what the client prints as token_hash8 and the dashboard shows.",
+        responses={200: MeSerializer},
+    ),
+    patch=extend_schema(
+        summary="Set the display name teammates see (hub extension)",
+        description="`{\"display_name\": \"Ada\"}`; an empty name shows the username. Needs scope `write`.",
+        request=MeUpdateSerializer,
+        responses={200: MeSerializer},
+    ),
+)
+class MeApi(APIView):
+    """GET and PATCH /v1/me (bearer)."""
+
+    def get(self, request):
+        return Response(_me(request))
+
+    def patch(self, request):
+        data = request.data
+        if not isinstance(data, dict) or "display_name" not in data:
+            raise BadRequest('send {"display_name": "..."}')
+        unknown = sorted(set(data) - {"display_name"})
+        if unknown:
+            raise BadRequest(f"unknown field: {', '.join(unknown)} (only display_name can change)")
+        services.user_update_display(actor=request.user, display=data["display_name"])
+        return Response(_me(request))

@@ -3,7 +3,8 @@
 from rest_framework import authentication, exceptions, permissions
 
 from accounts.selectors import bearer_get
-from accounts.services import api_token_touch, oauth_token_touch
+from accounts.services import api_token_touch, device_touch, oauth_token_touch
+from core.http import client_address
 
 READ = "read"
 WRITE = "write"
@@ -22,15 +23,20 @@ def bearer_from_header(request) -> str | None:
     return value.strip()
 
 
-def authenticate_bearer(plaintext: str):
+def authenticate_bearer(plaintext: str, address: str | None = None):
     """(user, bearer) for a valid token, else None. Used by the API and by invites. The bearer
-    (accounts.selectors.Bearer) carries the token's scopes."""
+    (accounts.selectors.Bearer) carries the token's scopes. `address` is the caller's, recorded
+    as the token's last use."""
     bearer = bearer_get(plaintext=plaintext)
     if bearer is None:
         return None
-    if bearer.use_unrecorded:  # at most once per LAST_USED_RESOLUTION
-        touch = api_token_touch if bearer.kind == "api" else oauth_token_touch
-        touch(token_id=bearer.token_id)
+    if bearer.use_unrecorded:  # at most once per LAST_USED_RESOLUTION, one UPDATE
+        if bearer.kind == "api":
+            api_token_touch(token_id=bearer.token_id, address=address)
+        elif bearer.device_id:
+            device_touch(details_id=bearer.device_id, address=address)
+        else:
+            oauth_token_touch(token_id=bearer.token_id)
     return bearer.user, bearer
 
 
@@ -39,7 +45,7 @@ class BearerAuthentication(authentication.BaseAuthentication):
         plaintext = bearer_from_header(request)
         if plaintext is None:
             return None
-        result = authenticate_bearer(plaintext)
+        result = authenticate_bearer(plaintext, client_address(request))
         if result is None:
             raise exceptions.AuthenticationFailed()
         return result

@@ -1,7 +1,8 @@
 """Reads about people: their tokens, their signed-in devices, device grants and claim links."""
 
+import functools
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.core import signing
@@ -10,14 +11,16 @@ from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_application_model, get_device_grant_model
 
 from accounts import code_attempts
-from accounts.device_flow import REDEEMED, is_well_formed_user_code, normalize_user_code
-from accounts.models import LAST_USED_RESOLUTION, ApiToken, User, hash_token
+from accounts.device_flow import CANCELLED, REDEEMED, is_well_formed_user_code, normalize_user_code, parse_user_agent
+from accounts.models import LAST_USED_RESOLUTION, ApiToken, DeviceDetails, User, hash_token
 from core.errors import BadRequest, Gone
+from ltm.protocol.tokens import token_hint
 
 
 @dataclass(frozen=True)
 class Device:
-    """One signed-in client: an unexpired OAuth access token of the viewer."""
+    """One signed-in client: an unexpired OAuth access token of the viewer, with what the device
+    flow recorded about the machine (empty for a token made without it)."""
 
     id: str
     application_name: str
@@ -25,6 +28,38 @@ class Device:
     created: datetime
     last_used: datetime
     expires: datetime
+    hint: str  # what `ltm auth whoami` prints as token_hash8 on that machine
+    name: str = ""
+    client: str = ""
+    client_version: str = ""
+    requested_from: str | None = None
+    last_used_address: str | None = None
+
+
+def _device(token) -> Device:
+    application_name = token.application.name if token.application else "unknown client"
+    device = Device(
+        id=str(token.pk),
+        application_name=application_name,
+        scopes=tuple(token.scope.split()),
+        created=token.created,
+        last_used=token.updated,
+        expires=token.expires,
+        hint=token_hint(token.token_checksum),
+        name=application_name,
+    )
+    details = getattr(token, "device_details", None)
+    if details is None:
+        return device
+    return replace(
+        device,
+        name=details.name,
+        client=parse_user_agent(details.user_agent)[0] if details.user_agent else "",
+        client_version=details.client_version,
+        requested_from=details.requested_from,
+        last_used=details.last_used_at or token.updated,
+        last_used_address=details.last_used_address,
+    )
 
 
 def device_list(*, viewer) -> list[Device]:
@@ -33,20 +68,23 @@ def device_list(*, viewer) -> list[Device]:
     tokens = (
         get_access_token_model()
         .objects.filter(user=viewer, expires__gt=timezone.now())
-        .select_related("application")
+        .select_related("application", "device_details")
         .order_by("-created")
     )
-    return [
-        Device(
-            id=str(token.pk),
-            application_name=token.application.name if token.application else "unknown client",
-            scopes=tuple(token.scope.split()),
-            created=token.created,
-            last_used=token.updated,
-            expires=token.expires,
-        )
-        for token in tokens
-    ]
+    return [_device(token) for token in tokens]
+
+
+def device_get(*, viewer, device_id) -> Device | None:
+    """One of the viewer's signed-in devices (None for someone else's or an unknown id)."""
+    if not str(device_id).isdecimal():
+        return None
+    token = (
+        get_access_token_model()
+        .objects.filter(user=viewer, pk=int(device_id), expires__gt=timezone.now())
+        .select_related("application", "device_details")
+        .first()
+    )
+    return _device(token) if token else None
 
 
 def api_token_list(*, viewer):
@@ -64,6 +102,8 @@ def device_grant_problem(grant) -> str | None:
     """Why a person cannot decide on this grant (None: they can)."""
     if grant is None:
         return "We don't know this code. Check it against the one your terminal shows."
+    if grant.status == CANCELLED:
+        return "This sign-in request was cancelled in the terminal that asked for it. Run `ltm auth` again to get a new code."
     if grant.status in (grant.DENIED, grant.AUTHORIZED, REDEEMED):
         return "This code has already been used. Run `ltm auth` again to get a new one."
     if grant.status == grant.EXPIRED or grant.expires <= timezone.now():
@@ -86,6 +126,11 @@ def device_grant_find(*, viewer, address: str, raw_code: str):
 
 def device_grant_application(*, grant):
     return get_application_model().objects.filter(client_id=grant.client_id).first()
+
+
+def device_grant_details(*, grant) -> DeviceDetails | None:
+    """Who asked for this grant (None for a grant made before the hub recorded it)."""
+    return DeviceDetails.objects.filter(grant=grant).first()
 
 
 # Claim links (see accounts.services.claim_code_create)
@@ -131,39 +176,83 @@ class Bearer:
     token_id: str
     scopes: frozenset
     use_unrecorded: bool
+    device_id: str = ""  # the DeviceDetails of an OAuth token from the device flow, if any
+
+
+@functools.cache
+def _bearer_query() -> tuple[str, list[str]]:
+    """bearer_get's statement, built once per process, and the user fields it reads."""
+    access_token = get_access_token_model()
+    # In the model's field order, as User.from_db takes them; the others stay deferred.
+    user_fields = [f for f in User._meta.concrete_fields if f.attname in BEARER_USER_FIELDS]
+    user_columns = ", ".join(f"u.{field.column}" for field in user_fields)
+    sql = f"""
+        SELECT 'api', t.id, t.scope, (t.last_used_at IS NULL OR t.last_used_at <= %s), '', {user_columns}
+        FROM {ApiToken._meta.db_table} t JOIN {User._meta.db_table} u ON u.id = t.user_id
+        WHERE t.token_hash = %s AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > %s)
+          AND u.is_active
+        UNION ALL
+        SELECT 'oauth', CAST(a.id AS varchar(26)), a.scope, COALESCE(d.last_used_at, a.updated) <= %s,
+               COALESCE(d.id, ''), {user_columns}
+        FROM {access_token._meta.db_table} a JOIN {User._meta.db_table} u ON u.id = a.user_id
+        LEFT JOIN {DeviceDetails._meta.db_table} d ON d.access_token_id = a.id
+        WHERE a.token_checksum = %s AND a.expires > %s AND u.is_active
+    """
+    return sql, [field.attname for field in user_fields]
 
 
 def bearer_get(*, plaintext: str) -> Bearer | None:
-    """The live personal API token or OAuth access token with this value (both are stored only as
-    the SHA-256 of the value), with its active user; None when there is none.
+    """The live personal API token (not revoked, not expired) or OAuth access token (not expired)
+    with this value (both are stored only as the SHA-256 of the value), with its active user;
+    None when there is none. The last use of a device-flow token is kept on its DeviceDetails
+    (time and address), of others on the token.
 
     Every /v1 request asks this, so it is one plain SQL statement over both token tables rather
     than two ORM queries: the ORM's compilation and the columns it fetches (the password hash
     among them) cost more than the rest of a pull. Nothing is cached, so a revoked token fails on
     the very next request, on every web process."""
-    access_token = get_access_token_model()
-    # In the model's field order, as User.from_db takes them; the others stay deferred.
-    user_fields = [f for f in User._meta.concrete_fields if f.attname in BEARER_USER_FIELDS]
-    user_columns = ", ".join(f"u.{field.column}" for field in user_fields)
+    sql, user_attnames = _bearer_query()
     now = timezone.now()
     stale_before = connection.ops.adapt_datetimefield_value(now - LAST_USED_RESOLUTION)
-    sql = f"""
-        SELECT 'api', t.id, '', (t.last_used_at IS NULL OR t.last_used_at <= %s), {user_columns}
-        FROM {ApiToken._meta.db_table} t JOIN {User._meta.db_table} u ON u.id = t.user_id
-        WHERE t.token_hash = %s AND t.revoked_at IS NULL AND u.is_active
-        UNION ALL
-        SELECT 'oauth', CAST(a.id AS varchar(26)), a.scope, a.updated <= %s, {user_columns}
-        FROM {access_token._meta.db_table} a JOIN {User._meta.db_table} u ON u.id = a.user_id
-        WHERE a.token_checksum = %s AND a.expires > %s AND u.is_active
-    """
     checksum = hash_token(plaintext)
-    params = [stale_before, checksum, stale_before, checksum, connection.ops.adapt_datetimefield_value(now)]
+    now_value = connection.ops.adapt_datetimefield_value(now)
+    params = [stale_before, checksum, now_value, stale_before, checksum, now_value]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
     if row is None:
         return None
-    kind, token_id, scope, use_unrecorded, *user_values = row
-    user = User.from_db(connection.alias, [field.attname for field in user_fields], user_values)
-    scopes = frozenset(scope.split()) if kind == "oauth" else frozenset({"read", "write"})
-    return Bearer(user=user, kind=kind, token_id=token_id, scopes=scopes, use_unrecorded=bool(use_unrecorded))
+    kind, token_id, scope, use_unrecorded, device_id, *user_values = row
+    user = User.from_db(connection.alias, user_attnames, user_values)
+    return Bearer(
+        user=user, kind=kind, token_id=token_id, scopes=frozenset(scope.split()),
+        use_unrecorded=bool(use_unrecorded), device_id=device_id,
+    )
+
+
+# GET /v1/me: who the bearer is, and which token it holds
+
+
+@dataclass(frozen=True)
+class TokenFacts:
+    kind: str  # "personal" (a personal API token) or "oauth" (e.g. a device signed in with `ltm auth`)
+    name: str
+    hint: str
+    scopes: tuple
+    created_at: datetime
+    expires_at: datetime | None
+
+
+def bearer_token_facts(*, bearer: Bearer) -> TokenFacts:
+    """What the bearer's own token is: its name, hint, scopes and expiry."""
+    if bearer.kind == "api":
+        token = ApiToken.objects.get(pk=bearer.token_id)
+        return TokenFacts(
+            kind="personal", name=token.name, hint=token.checksum_hint, scopes=tuple(token.scope.split()),
+            created_at=token.created_at, expires_at=token.expires_at,
+        )
+    device = device_get(viewer=bearer.user, device_id=bearer.token_id)
+    return TokenFacts(
+        kind="oauth", name=device.name, hint=device.hint, scopes=device.scopes,
+        created_at=device.created, expires_at=device.expires,
+    )

@@ -13,8 +13,13 @@ from django.db.models import F, ProtectedError
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_application_model, get_device_grant_model, revoke_access_token
 
-from accounts.device_flow import ALREADY_REDEEMED, POLL_GRACE, REDEEMED, SLOW_DOWN_STEP
-from accounts.models import DISPLAY_MAX_LENGTH, TOKEN_NAME_MAX_LENGTH, ApiToken, User, hash_token
+from accounts.device_flow import (
+    ALREADY_REDEEMED, CANCELLED, POLL_GRACE, REDEEMED, SLOW_DOWN_STEP, device_name, parse_user_agent, printable,
+)
+from accounts.models import (
+    CLIENT_VERSION_MAX_LENGTH, DEVICE_NAME_MAX_LENGTH, DISPLAY_MAX_LENGTH, TOKEN_NAME_MAX_LENGTH, TOKEN_SCOPES,
+    USER_AGENT_MAX_LENGTH, ApiToken, DeviceDetails, User, hash_token,
+)
 from accounts.selectors import CLAIM_SALT, claim_code_user, device_grant_find, device_grant_problem, password_fingerprint
 from accounts.signals import user_deleting
 from core.errors import BadRequest, Conflict, NotFound, Unauthorized
@@ -41,13 +46,23 @@ def user_upsert(*, username: str, password: str | None = None, email: str | None
     return user, created
 
 
+def display_name_clean(display) -> str:
+    """A display name as stored: a string of printable characters (no control, formatting or
+    line-breaking ones), at most DISPLAY_MAX_LENGTH long, trimmed; BadRequest otherwise."""
+    if not isinstance(display, str):
+        raise BadRequest("display_name must be a string")
+    display = display.strip()
+    if any(not (ch.isprintable() or ch == " ") for ch in display):
+        raise BadRequest("a display name may not contain control characters or line breaks")
+    if len(display) > DISPLAY_MAX_LENGTH:
+        raise BadRequest(f"a display name is at most {DISPLAY_MAX_LENGTH} characters")
+    return display
+
+
 @transaction.atomic
 def user_update_display(*, actor: User, display: str) -> User:
     """Set the name teams see; empty falls back to the username."""
-    display = (display or "").strip()
-    if len(display) > DISPLAY_MAX_LENGTH:
-        raise BadRequest(f"a display name is at most {DISPLAY_MAX_LENGTH} characters")
-    actor.display = display
+    actor.display = display_name_clean(display)
     actor.save(update_fields=["display"])
     return actor
 
@@ -79,16 +94,24 @@ def new_token_plaintext() -> str:
 
 
 @transaction.atomic
-def api_token_create(*, actor: User, name: str) -> tuple[ApiToken, str]:
-    """Mint a token of `actor`. Returns the row and the plaintext, which is never stored."""
+def api_token_create(
+    *, actor: User, name: str, scope: str = "read write", expires_in_days: int | None = None
+) -> tuple[ApiToken, str]:
+    """Mint a token of `actor` with `scope` (see TOKEN_SCOPES) that expires after
+    `expires_in_days` (None: never). Returns the row and the plaintext, which is never stored."""
     name = (name or "").strip()
     if not name:
         raise BadRequest("a token needs a name, e.g. laptop or ci")
     if len(name) > TOKEN_NAME_MAX_LENGTH:
         raise BadRequest(f"a token name is at most {TOKEN_NAME_MAX_LENGTH} characters")
+    if scope not in TOKEN_SCOPES:
+        raise BadRequest(f"a token's scope is one of: {', '.join(TOKEN_SCOPES)}")
+    if expires_in_days is not None and expires_in_days <= 0:
+        raise BadRequest("a token's lifetime is a positive number of days, or none")
+    expires_at = timezone.now() + timedelta(days=expires_in_days) if expires_in_days else None
     plaintext = new_token_plaintext()
     token = ApiToken.objects.create(
-        user=actor, name=name, token_hash=hash_token(plaintext), hint=plaintext[:8]
+        user=actor, name=name, token_hash=hash_token(plaintext), hint=plaintext[:8], scope=scope, expires_at=expires_at
     )
     return token, plaintext
 
@@ -103,16 +126,24 @@ def api_token_revoke(*, actor: User, token_id: str) -> ApiToken:
     return token
 
 
-def api_token_touch(*, token_id: str) -> None:
-    """Record that a personal API token was used now (the bearer check calls this at most once
-    per LAST_USED_RESOLUTION, see accounts.selectors.bearer_get)."""
-    ApiToken.objects.filter(pk=token_id).update(last_used_at=timezone.now())
+# The bearer check calls these at most once per LAST_USED_RESOLUTION per token (see
+# accounts.selectors.bearer_get): one UPDATE each.
+
+
+def api_token_touch(*, token_id: str, address: str | None = None) -> None:
+    """Record that a personal API token was used now, from `address`."""
+    ApiToken.objects.filter(pk=token_id).update(last_used_at=timezone.now(), last_used_address=address)
 
 
 def oauth_token_touch(*, token_id) -> None:
-    """Record that an OAuth access token was used now, in the toolkit's `updated` column (the
-    dashboard's "last used")."""
+    """Record that an OAuth access token without device details was used now, in the toolkit's
+    `updated` column (the dashboard's "last used")."""
     get_access_token_model().objects.filter(pk=token_id).update(updated=timezone.now())
+
+
+def device_touch(*, details_id: str, address: str | None = None) -> None:
+    """Record that a device's token was used now, from `address`."""
+    DeviceDetails.objects.filter(pk=details_id).update(last_used_at=timezone.now(), last_used_address=address)
 
 
 # Devices signed in through the device flow
@@ -128,6 +159,48 @@ def device_revoke(*, actor: User, device_id) -> None:
     if token is None:
         raise NotFound("device not found")
     revoke_access_token(token)
+
+
+def _own_access_token(*, actor: User, device_id):
+    token = None
+    if str(device_id).isdecimal():
+        token = get_access_token_model().objects.filter(user=actor, pk=int(device_id)).first()
+    if token is None:
+        raise NotFound("device not found")
+    return token
+
+
+@transaction.atomic
+def device_rename(*, actor: User, device_id, name: str) -> DeviceDetails:
+    """Give one of the actor's devices a name of their own. Someone else's id answers 404."""
+    token = _own_access_token(actor=actor, device_id=device_id)
+    name = printable(name or "")
+    if not name:
+        raise BadRequest("a device needs a name, e.g. work laptop")
+    if len(name) > DEVICE_NAME_MAX_LENGTH:
+        raise BadRequest(f"a device name is at most {DEVICE_NAME_MAX_LENGTH} characters")
+    details, _ = DeviceDetails.objects.update_or_create(access_token=token, defaults={"name": name})
+    return details
+
+
+def device_request_record(*, device_code: str, address: str, user_agent: str, requested_name: str) -> DeviceDetails:
+    """Note who asked for a new grant (POST /oauth/authorize_device), for the confirmation page
+    and the device's row once signed in."""
+    user_agent = printable(user_agent)[:USER_AGENT_MAX_LENGTH]
+    _label, version = parse_user_agent(user_agent)
+    return DeviceDetails.objects.create(
+        grant=get_device_grant_model().objects.get(device_code=device_code),
+        name=device_name(requested=requested_name, user_agent=user_agent, max_length=DEVICE_NAME_MAX_LENGTH),
+        user_agent=user_agent,
+        client_version=version[:CLIENT_VERSION_MAX_LENGTH],
+        requested_from=address,
+    )
+
+
+def device_signed_in(*, grant, access_token: str) -> None:
+    """Tie the grant's details to the access token it was just redeemed for (same transaction)."""
+    token = get_access_token_model().objects.filter(token_checksum=hash_token(access_token))
+    DeviceDetails.objects.filter(grant=grant).update(access_token=token.values("pk")[:1], created_at=timezone.now())
 
 
 # Device grants: every state change is one conditional UPDATE, so a code is approved, denied or
@@ -156,21 +229,14 @@ def device_grant_poll(*, device_code: str, client_id: str):
     client is as unknown as a made-up one (invalid_grant); then the grant's state. Polling faster
     than the grant's interval while pending answers slow_down, and the interval grows by 5 s as
     the client's does."""
-    if not client_id:
-        raise BadRequest("client_id is missing", code="invalid_request")
-    if not get_application_model().objects.filter(client_id=client_id).exists():
-        raise Unauthorized("unknown client_id", code="invalid_client")
-    if not device_code:
-        raise BadRequest("device_code is missing", code="invalid_request")
-
     model = get_device_grant_model()
-    grant = model.objects.filter(device_code=device_code, client_id=client_id).first()
-    if grant is None:
-        raise BadRequest("unknown device_code", code="invalid_grant")
+    grant = _client_grant(device_code=device_code, client_id=client_id)
     if grant.status == REDEEMED:
         raise BadRequest(ALREADY_REDEEMED, code="invalid_grant")
     if grant.status == model.DENIED:
         raise BadRequest("the sign-in was denied", code="access_denied")
+    if grant.status == CANCELLED:
+        raise BadRequest("the sign-in was cancelled on the device", code="access_denied")
     now = timezone.now()
     if grant.status == model.EXPIRED or grant.expires <= now:
         raise BadRequest("the device code expired; start again", code="expired_token")
@@ -185,6 +251,35 @@ def device_grant_poll(*, device_code: str, client_id: str):
     return grant
 
 
+def _client_grant(*, device_code: str, client_id: str):
+    """The grant of this client with this device_code; the errors of RFC 6749 section 5.2
+    otherwise: an unknown client before anything about the code, and a code of another client is
+    as unknown as a made-up one."""
+    if not client_id:
+        raise BadRequest("client_id is missing", code="invalid_request")
+    if not get_application_model().objects.filter(client_id=client_id).exists():
+        raise Unauthorized("unknown client_id", code="invalid_client")
+    if not device_code:
+        raise BadRequest("device_code is missing", code="invalid_request")
+    grant = get_device_grant_model().objects.filter(device_code=device_code, client_id=client_id).first()
+    if grant is None:
+        raise BadRequest("unknown device_code", code="invalid_grant")
+    return grant
+
+
+def device_grant_cancel(*, device_code: str, client_id: str) -> None:
+    """The client gave up on the code (Ctrl-C): nobody can approve it any more, and an approval
+    already given yields no token. Cancelling twice, or a denied or expired code, is fine; a code
+    already exchanged for a token is not (sign that device out instead)."""
+    grant = _client_grant(device_code=device_code, client_id=client_id)
+    model = get_device_grant_model()
+    cancelled = model.objects.filter(
+        pk=grant.pk, status__in=(model.AUTHORIZATION_PENDING, model.AUTHORIZED)
+    ).update(status=CANCELLED)
+    if not cancelled and model.objects.filter(pk=grant.pk, status=REDEEMED).exists():
+        raise BadRequest(ALREADY_REDEEMED, code="invalid_grant")
+
+
 def device_grant_redeem(*, grant) -> bool:
     """Claim an authorized grant for its one token; False when another request claimed it."""
     model = get_device_grant_model()
@@ -192,9 +287,12 @@ def device_grant_redeem(*, grant) -> bool:
 
 
 def device_grants_purge(*, now=None) -> int:
-    """Delete grants past their expiry (whatever their state). Returns how many."""
+    """Delete grants past their expiry (whatever their state), and the details of those that
+    never became a signed-in device. Returns how many grants."""
     now = now or timezone.now()
-    deleted, _ = get_device_grant_model().objects.filter(expires__lt=now).delete()
+    expired = get_device_grant_model().objects.filter(expires__lt=now)
+    DeviceDetails.objects.filter(grant__in=expired, access_token__isnull=True).delete()
+    deleted, _ = expired.delete()
     return deleted
 
 

@@ -13,6 +13,7 @@ urlpatterns = [
     path("tokens", views.tokens, name="tokens"),
     path("tokens/<str:token_id>/revoke", views.token_revoke, name="token-revoke"),
     path("devices/<str:device_id>/revoke", views.device_revoke, name="device-revoke"),
+    path("devices/<str:device_id>/rename", views.device_rename, name="device-rename"),
     path("account", views.account, name="account"),
     path("account/delete", views.account_delete, name="account-delete"),
 ]

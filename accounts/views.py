@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from oauth2_provider.scopes import get_scopes_backend
 
 from accounts import selectors, services
-from accounts.device_flow import USER_CODE_LENGTH, format_user_code
+from accounts.device_flow import USER_CODE_LENGTH, format_user_code, parse_user_agent, same_network
 from accounts.forms import ClaimForm, DisplayNameForm, TokenCreateForm
 from core.api import http_status
 from core.dashboard import Confirm, dashboard_action
@@ -51,6 +51,8 @@ def device_enter(request):
 
     application = selectors.device_grant_application(grant=grant)
     descriptions = get_scopes_backend().get_all_scopes()
+    details = selectors.device_grant_details(grant=grant)
+    browser_address = client_address(request)
     return render(
         request,
         "device/confirm.html",
@@ -60,6 +62,11 @@ def device_enter(request):
             "display_code": format_user_code(grant.user_code),
             "client_name": application.name if application else grant.client_id,
             "scopes": [(scope, descriptions.get(scope, scope)) for scope in grant.scope.split()],
+            "details": details,
+            "client_label": parse_user_agent(details.user_agent)[0] if details else "",
+            "browser_address": browser_address,
+            # False only when both addresses are known and differ (see device_flow.same_network)
+            "other_network": details is not None and same_network(details.requested_from, browser_address) is False,
         },
     )
 
@@ -134,11 +141,14 @@ def tokens(request):
     new_token = None
     if request.method == "POST" and form.is_valid():
         try:
-            token, plaintext = services.api_token_create(actor=request.user, name=form.cleaned_data["name"])
+            token, plaintext = services.api_token_create(
+                actor=request.user, name=form.cleaned_data["name"], scope=form.cleaned_data["scope"],
+                expires_in_days=form.expires_in_days(),
+            )
         except HubError as exc:
             form.add_error("name", exc.message)
         else:
-            new_token = {"name": token.name, "plaintext": plaintext}
+            new_token = {"name": token.name, "plaintext": plaintext, "hint": token.checksum_hint}
             messages.success(request, f"Token “{token.name}” created. Copy it now: it is shown only once.")
             form = TokenCreateForm()
     context = {
@@ -174,16 +184,30 @@ def token_revoke(request, token_id):
 @login_required
 @require_POST
 def device_revoke(request, device_id):
-    if not any(signed_in.id == device_id for signed_in in selectors.device_list(viewer=request.user)):
+    device = selectors.device_get(viewer=request.user, device_id=device_id)
+    if device is None:
         raise Http404("device not found")  # someone else's: 404, not the question
     return dashboard_action(
         request,
         confirm=Confirm(
-            "Sign this device out?", button="Revoke device",
+            f"Sign “{device.name}” out?", button="Revoke device",
             message="The ltm client on that device stops working until it runs `ltm auth` again.",
         ),
         call=lambda: services.device_revoke(actor=request.user, device_id=device_id),
-        success="Device signed out.",
+        success=f"“{device.name}” signed out.",
+        back=reverse("tokens"),
+    )
+
+
+@login_required
+@require_POST
+def device_rename(request, device_id):
+    if selectors.device_get(viewer=request.user, device_id=device_id) is None:
+        raise Http404("device not found")
+    return dashboard_action(
+        request,
+        call=lambda: services.device_rename(actor=request.user, device_id=device_id, name=request.POST.get("name", "")),
+        success=lambda details: f"Device renamed to “{details.name}”.",
         back=reverse("tokens"),
     )
 

@@ -1,6 +1,8 @@
 """Glue shared by every /v1 endpoint: one error shape, `{"error": "<message>"}`, one time format."""
 
-from django.http import Http404, JsonResponse
+import json
+
+from django.http import Http404, HttpResponse, JsonResponse
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions
@@ -67,6 +69,13 @@ def _flatten(detail) -> str:
 
 def json_error(message: str, status: int) -> JsonResponse:
     return JsonResponse({"error": message}, status=status)
+
+
+def json_answer(data, status: int = 200) -> HttpResponse:
+    """`data` as JSON, byte for byte what DRF's JSONRenderer would send (compact, UTF-8), for the
+    hottest answers: going through a serializer and the renderer cost more per row than the query."""
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return HttpResponse(body.encode(), status=status, content_type="application/json")
 
 
 

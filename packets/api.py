@@ -1,5 +1,5 @@
 """The wire API for packets: POST/GET /v1/packets, GET/DELETE /v1/packets/{id},
-POST/DELETE /v1/packets/{id}/publish, GET /v1/search."""
+POST/DELETE /v1/packets/{id}/publish, GET /v1/packets/{id}/thread, GET /v1/export and GET /v1/search."""
 
 import re
 
@@ -9,15 +9,17 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import NO_CONTENT, error_responses
+from core.api import NO_CONTENT, error_responses, json_answer
 from core.timestamps import rfc3339
 from core.errors import BadRequest, LengthRequired
 from core.parsers import read_json_body
 from ltm.protocol.packet import MAX_PACKET_BYTES, PacketError, validate_packet
 from packets import selectors, services
+from packets.export import FORMATS, export_response
 from packets.search import MAX_QUERY_CHARS
 from packets.serializers import (
     PacketIdSerializer, PacketListSerializer, PacketSerializer, PublishedSerializer, SearchResultsSerializer,
+    ThreadSerializer,
 )
 from teams.selectors import team_get_for_member
 
@@ -96,7 +98,11 @@ class PacketCollection(APIView):
     def get(self, request):
         team_name = request.query_params.get("team") or None
         packets = selectors.packet_list(viewer=request.user, team_name=team_name, limit=_limit_param(request))
-        return Response(PacketListSerializer({"packets": packets}).data)
+        # PacketListSerializer describes this answer; it is written directly, the hottest call's
+        # rows are too cheap to go through a serializer each.
+        return json_answer({"packets": [
+            {"id": packet.id, "created_at": rfc3339(packet.created_at), "goal": packet.goal} for packet in packets
+        ]})
 
 
 @extend_schema_view(
@@ -149,6 +155,62 @@ class PacketPublish(APIView):
     def delete(self, request, packet_id):
         services.packet_unpublish(actor=request.user, packet_id=packet_id)
         return Response(status=204)
+
+
+@extend_schema_view(
+    get=extend_schema(
+        summary="A packet's thread",
+        description=(
+            "The parent_id chain that holds the packet, as far as the caller may read it: its ancestors "
+            "up to the root, then every descendant of those, oldest first. A packet the caller cannot "
+            "read is left out, and the chain goes on past it only through packets the caller can read. "
+            "404 as for GET /v1/packets/{id}."
+        ),
+        responses={200: ThreadSerializer, **error_responses(404)},
+    ),
+)
+class PacketThread(APIView):
+    def get(self, request, packet_id):
+        packets = selectors.packet_thread(viewer=request.user, packet_id=packet_id)
+        return Response(ThreadSerializer({"packets": packets}).data)
+
+
+@extend_schema_view(
+    get=extend_schema(
+        summary="Export packets",
+        description=(
+            "Every packet the caller may read (or one team's), streamed. `jsonl`: one packet a line, the "
+            "JSON GET /v1/packets/{id} returns for it; `markdown`: one document, a section per packet, "
+            "the packets of a thread together. The header X-LTM-Export-Count says how many packets follow."
+        ),
+        parameters=[
+            OpenApiParameter("format", str, enum=list(FORMATS), description="jsonl (the default) or markdown"),
+            OpenApiParameter(
+                "team", str, description="a team's name: only that team's packets (404 for a non-member)",
+            ),
+            OpenApiParameter(
+                "X-LTM-Export-Count", int, OpenApiParameter.HEADER, response=[200],
+                description="how many packets the export holds",
+            ),
+        ],
+        responses={
+            (200, "application/x-ndjson"): OpenApiTypes.STR,
+            (200, "text/markdown"): OpenApiTypes.STR,
+            **error_responses(400, 404),
+        },
+    ),
+)
+class Export(APIView):
+    def perform_content_negotiation(self, request, force=False):
+        # ?format= names the export's format here, not one of DRF's renderers (its URL override):
+        # errors are JSON whatever it says.
+        return super().perform_content_negotiation(request, force=True)
+
+    def get(self, request):
+        format = request.query_params.get("format") or "jsonl"
+        if format not in FORMATS:
+            raise BadRequest(f"format must be one of {', '.join(FORMATS)}; got {format[:40]!r}")
+        return export_response(viewer=request.user, team=_team_param(request), format=format)
 
 
 # Search.

@@ -1,6 +1,6 @@
 """Full-text search over packets, on PostgreSQL and on SQLite, with one results contract.
 
-The index is kept by the database (migrations/0004_search.py): PostgreSQL's stored, weighted
+The index is kept by the database (migrations/0005_search.py): PostgreSQL's stored, weighted
 `search_vector` with a GIN index, SQLite's FTS5 table `packets_search` kept by triggers. A query
 uses web-search syntax (words in any order, "quoted phrases", -word, OR), as PostgreSQL's
 `websearch_to_tsquery` reads it; it is parsed here once, then rebuilt for each database: a tsquery

@@ -1,5 +1,10 @@
 """Reads of packets, always scoped by the viewer so nobody sees what they may not."""
 
+import functools
+from datetime import datetime
+from typing import NamedTuple
+
+from django.db import connection
 from django.db.models import Q
 from django.urls import reverse
 
@@ -8,7 +13,7 @@ from core.links import external_url
 from packets import search
 from packets.models import Packet
 from teams.models import Membership, Team
-from teams.selectors import team_get_for_member
+from teams.selectors import team_get_for_member, team_role
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 500
@@ -21,49 +26,86 @@ def packets_visible_to(viewer):
     )
 
 
-def packets_newest_first(*, viewer, team_name: str | None = None, limit: int = DEFAULT_LIMIT):
-    """The viewer's personal packets, or those of the team named `team_name` if the viewer is a
-    member, newest first, straight off an index (see Packet.Meta.indexes): id, created_at and goal.
+class PacketSummary(NamedTuple):
+    """A line of the list: what the wire's list carries of a packet."""
 
-    Plain SQL, as every list asks it and the ORM's query building cost more than the query. The
-    team is a scalar subquery, so the planner reads that one team's index in order."""
+    id: str
+    created_at: datetime
+    goal: str
+
+
+def newest_first_query(*, viewer, team_name: str | None = None, limit: int = DEFAULT_LIMIT):
+    """(sql, params) for the viewer's personal packets, or those of the team named `team_name` if
+    the viewer is a member, newest first, straight off an index (see Packet.Meta.indexes): id,
+    created_at and goal. The team is a scalar subquery, so the planner reads that one team's index
+    in order."""
     packets, teams, memberships = Packet._meta.db_table, Team._meta.db_table, Membership._meta.db_table
     newest = "ORDER BY created_at DESC, id DESC LIMIT %s"
     if team_name is None:
         sql = f"SELECT id, created_at, goal FROM {packets} WHERE owner_id = %s AND team_id IS NULL {newest}"
-        return Packet.objects.raw(sql, [viewer.pk, limit])
+        return sql, [viewer.pk, limit]
     team = (
         f"SELECT t.id FROM {teams} t JOIN {memberships} m ON m.team_id = t.id "
         "WHERE t.name = %s AND m.user_id = %s"
     )
     sql = f"SELECT id, created_at, goal FROM {packets} WHERE team_id = ({team}) {newest}"
-    return Packet.objects.raw(sql, [team_name, viewer.pk, limit])
+    return sql, [team_name, viewer.pk, limit]
 
 
-def packet_list(*, viewer, team_name: str | None = None, limit: int = DEFAULT_LIMIT) -> list[Packet]:
+def packet_list(*, viewer, team_name: str | None = None, limit: int = DEFAULT_LIMIT) -> list[PacketSummary]:
     """The list the wire API answers: one query, plus a second only when a team's list comes out
-    empty, to tell a team with no packets from one the viewer is not in (404)."""
-    packets = list(packets_newest_first(viewer=viewer, team_name=team_name, limit=limit))
+    empty, to tell a team with no packets from one the viewer is not in (404).
+
+    Plain SQL into plain rows: every list asks it, and building the query and 50 model instances
+    with the ORM cost more than running it."""
+    sql, params = newest_first_query(viewer=viewer, team_name=team_name, limit=limit)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    instant = _column_reader("created_at")
+    packets = [PacketSummary(packet_id, instant(created_at), goal) for packet_id, created_at, goal in rows]
     if not packets and team_name is not None:
         team_get_for_member(viewer=viewer, name=team_name)
     return packets
 
 
+@functools.cache
+def _column_reader(field_name: str):
+    """What the ORM does to a value of a packet's field read from the database (SQLite hands back
+    instants as text, PostgreSQL as datetimes), for rows read with a plain cursor."""
+    column = Packet._meta.get_field(field_name).get_col(Packet._meta.db_table)
+    converters = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+
+    def read(value):
+        for converter in converters:
+            value = converter(value, column, connection)
+        return value
+
+    return read
+
+
+PULL_FIELDS = ("id", "owner_id", "team_id", "body", "public_slug", "published_at")
+
+
 def packet_get(*, viewer, packet_id: str) -> Packet:
-    """The packet if the viewer may read it: their personal packet, or one of a team of theirs.
+    """The packet if the viewer may read it: their personal packet, or one of a team of theirs;
+    only the fields a pull needs are loaded (the others load on first use).
 
     One plain SQL statement with the rights in it: every pull asks this, and building the same
-    query with the ORM cost more than running it."""
+    query with the ORM (or a raw queryset) cost more than running it."""
     packets, memberships = Packet._meta.db_table, Membership._meta.db_table
-    found = list(Packet.objects.raw(
-        f"SELECT id, owner_id, team_id, body, public_slug, published_at FROM {packets} "
-        f"WHERE id = %s AND ((team_id IS NULL AND owner_id = %s) "
-        f"OR team_id IN (SELECT team_id FROM {memberships} WHERE user_id = %s))",
-        [packet_id, viewer.pk, viewer.pk],
-    ))
-    if not found:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {', '.join(PULL_FIELDS)} FROM {packets} "
+            f"WHERE id = %s AND ((team_id IS NULL AND owner_id = %s) "
+            f"OR team_id IN (SELECT team_id FROM {memberships} WHERE user_id = %s))",
+            [packet_id, viewer.pk, viewer.pk],
+        )
+        row = cursor.fetchone()
+    if row is None:
         raise NotFound("packet not found")
-    return found[0]
+    *fields, published_at = row
+    return Packet.from_db(connection.alias, PULL_FIELDS, [*fields, _column_reader("published_at")(published_at)])
 
 
 def packet_search(*, viewer, personal: bool = False, team_name: str = "", tag: str = "", project: str = ""):
@@ -90,7 +132,7 @@ def packet_search(*, viewer, personal: bool = False, team_name: str = "", tag: s
 
 
 def packet_get_published(*, slug: str) -> Packet:
-    packet = Packet.objects.filter(public_slug=slug).first() if slug else None
+    packet = Packet.objects.select_related("owner").filter(public_slug=slug).first() if slug else None
     if packet is None:
         raise NotFound("this link is no longer valid")
     return packet
@@ -122,11 +164,11 @@ def packet_published_children(*, packet: Packet) -> list[Packet]:
 
 def packet_viewer_rights(*, viewer, packet: Packet) -> dict:
     """What the viewer may do with a packet: "change" (delete, publish) for the creator or the
-    team's owner; "move" for the creator only. The packet's page shows its buttons from this, and
-    packets.services checks it before every change."""
+    team's owner or admins; "move" for the creator only. The packet's page shows its buttons from
+    this, and packets.services checks it before every change."""
     is_creator = packet.owner_id == viewer.pk
-    owns_team = packet.team is not None and packet.team.owner_id == viewer.pk
-    return {"change": is_creator or owns_team, "move": is_creator}
+    manages_team = packet.team_id is not None and team_role(viewer=viewer, team_id=packet.team_id) in Membership.MANAGERS
+    return {"change": is_creator or manages_team, "move": is_creator}
 
 
 def packet_visible_chain(*, viewer, packet: Packet) -> tuple[Packet | None, list[Packet]]:
@@ -140,6 +182,133 @@ def packet_visible_chain(*, viewer, packet: Packet) -> tuple[Packet | None, list
 def public_url(request, packet: Packet) -> str:
     """The absolute URL of a published packet's page."""
     return external_url(request, reverse("packet-public", args=[packet.public_slug]))
+
+
+# Threads: packets linked by parent_id. A thread is what the viewer may read of it: a packet the
+# viewer cannot read breaks the chain there. Recursive CTEs walk it in one query on SQLite and
+# PostgreSQL; UNION (not UNION ALL) drops rows already produced, so a cycle ends the walk instead
+# of looping, and a parent_id that names no packet simply has no match.
+
+
+def _readable_sql(alias: str, viewer) -> tuple[str, list]:
+    """SQL true for a packet (table alias `alias`) the viewer may read, as packet_get decides."""
+    memberships = Membership._meta.db_table
+    sql = (
+        f"(({alias}.team_id IS NULL AND {alias}.owner_id = %s) "
+        f"OR {alias}.team_id IN (SELECT team_id FROM {memberships} WHERE user_id = %s))"
+    )
+    return sql, [viewer.pk, viewer.pk]
+
+
+def _scope_sql(alias: str, viewer, team) -> tuple[str, list]:
+    """Readable by the viewer, or only `team`'s packets when a team is given."""
+    if team is not None:
+        return f"{alias}.team_id = %s", [team.pk]
+    return _readable_sql(alias, viewer)
+
+
+def packet_thread(*, viewer, packet_id: str) -> list[dict]:
+    """The thread that holds the packet, as far as the viewer may read it: its ancestors up to the
+    root, then every descendant of those (the root's whole tree), oldest first. Each item is
+    {id, parent_id, created_at, goal, team}. NotFound as for packet_get."""
+    packets, teams = Packet._meta.db_table, Team._meta.db_table
+    readable, params = _readable_sql("p", viewer)
+    sql = (
+        "WITH RECURSIVE up(id, parent_id) AS ("
+        f"  SELECT p.id, p.parent_id FROM {packets} p WHERE p.id = %s AND {readable}"
+        f"  UNION SELECT p.id, p.parent_id FROM {packets} p JOIN up ON p.id = up.parent_id WHERE {readable}"
+        "), down(id) AS ("
+        "  SELECT id FROM up"
+        f"  UNION SELECT p.id FROM {packets} p JOIN down ON p.parent_id = down.id WHERE {readable}"
+        ") "
+        f"SELECT p.id, p.parent_id, p.created_at, p.goal, t.name AS team_name FROM {packets} p "
+        f"LEFT JOIN {teams} t ON t.id = p.team_id WHERE p.id IN (SELECT id FROM down) "
+        "ORDER BY p.created_at, p.id"
+    )
+    rows = list(Packet.objects.raw(sql, [packet_id, *params, *params, *params]))
+    if not rows:
+        raise NotFound("packet not found")
+    return [
+        {"id": row.id, "parent_id": row.parent_id or None, "created_at": row.created_at, "goal": row.goal,
+         "team": row.team_name}
+        for row in rows
+    ]
+
+
+EXPORT_BATCH = 500  # packets read at a time: the web process holds no more than this many
+
+
+class ExportRow(NamedTuple):
+    id: str
+    body: str
+    parent_id: str
+    team_name: str | None
+
+
+def packets_for_export(*, viewer, team=None, batch: int = EXPORT_BATCH) -> "ExportRows":
+    """Every packet the viewer may read (or only `team`'s), threads together: threads in the order
+    their first packet was created, each thread's packets oldest first; a thread starts at a
+    packet whose parent is not in the export, and packets no start leads to (a parent_id cycle)
+    come last, oldest first. Iterate the result for ExportRows; close it when done."""
+    packets = Packet._meta.db_table
+    scope, scope_params = _scope_sql("p", viewer, team)
+    parent_scope, parent_params = _scope_sql("q", viewer, team)
+    order_sql = (
+        "WITH RECURSIVE tree(id, created_at, start_created_at, start_id) AS ("
+        f"  SELECT p.id, p.created_at, p.created_at, p.id FROM {packets} p WHERE {scope} AND NOT EXISTS "
+        f"    (SELECT 1 FROM {packets} q WHERE q.id = p.parent_id AND {parent_scope})"
+        "  UNION SELECT p.id, p.created_at, tree.start_created_at, tree.start_id "
+        f"  FROM {packets} p JOIN tree ON p.parent_id = tree.id WHERE {scope}"
+        ") "
+        "SELECT id FROM ("
+        "  SELECT id, 0 AS unreached, start_created_at, start_id, created_at FROM tree "
+        "  UNION ALL "
+        f" SELECT p.id, 1, p.created_at, p.id, p.created_at FROM {packets} p WHERE {scope} "
+        "  AND NOT EXISTS (SELECT 1 FROM tree WHERE tree.id = p.id)"
+        ") ordered ORDER BY unreached, start_created_at, start_id, created_at, id"
+    )
+    return ExportRows(order_sql, [*scope_params, *parent_params, *scope_params, *scope_params], batch)
+
+
+class ExportRows:
+    """The packets of an export, in order. One query orders the ids (a recursive walk of every
+    thread, sorted by the database) and is read through a server-side cursor (PostgreSQL; SQLite
+    steps through its result); the packets themselves are read `batch` ids at a time, so memory
+    stays flat however many there are.
+
+    The ordering query, the expensive part, runs when this is made: a failure there is an error
+    answer, not a download cut short. Django calls close() when the response is done."""
+
+    def __init__(self, order_sql: str, params: list, batch: int):
+        self.batch = batch
+        self.ordered = connection.chunked_cursor()
+        try:
+            self.ordered.execute(order_sql, params)
+        except Exception:
+            self.ordered.close()
+            raise
+
+    def __iter__(self):
+        packets, teams = Packet._meta.db_table, Team._meta.db_table
+        with connection.cursor() as cursor:
+            while ids := [row[0] for row in self.ordered.fetchmany(self.batch)]:
+                cursor.execute(
+                    f"SELECT p.id, p.body, p.parent_id, t.name FROM {packets} p "
+                    f"LEFT JOIN {teams} t ON t.id = p.team_id WHERE p.id IN ({', '.join(['%s'] * len(ids))})",
+                    ids,
+                )
+                found = {row[0]: ExportRow(*row) for row in cursor.fetchall()}
+                yield from (found[packet_id] for packet_id in ids if packet_id in found)  # deleted meanwhile: gone
+        self.close()
+
+    def close(self) -> None:
+        self.ordered.close()
+
+
+def packet_export_count(*, viewer, team=None) -> int:
+    """How many packets an export holds (for the client's progress bar)."""
+    packets = Packet.objects.filter(team=team) if team is not None else packets_visible_to(viewer)
+    return packets.count()
 
 
 # Full-text search (packets/search.py does the work on either database).

@@ -55,6 +55,15 @@ class PublishedSerializer(PacketIdSerializer):
     public_url = serializers.URLField(help_text="the packet's public page; anyone with the link can read it")
 
 
+class ThreadItemSerializer(PacketListItemSerializer):
+    parent_id = serializers.CharField(allow_null=True, help_text="the packet it continues; null for none")
+    team = serializers.CharField(allow_null=True, help_text="the team's name; null for a personal packet")
+
+
+class ThreadSerializer(serializers.Serializer):
+    packets = ThreadItemSerializer(many=True, help_text="oldest first")
+
+
 class SearchResultSerializer(PacketListItemSerializer):
     team = serializers.CharField(allow_null=True, source="team_name", help_text="the team's name; null for a personal packet")
     snippet = serializers.CharField(help_text="plain text around the match")

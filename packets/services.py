@@ -5,17 +5,16 @@ import secrets
 from datetime import UTC
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import OuterRef, Q, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 
 from core.errors import BadRequest, Conflict, Forbidden, NotFound
 from ltm.protocol.packet import canonical_json, parse_timestamp
 from packets.models import Packet
 from packets.selectors import packet_viewer_rights, packets_visible_to
-from teams.models import Team
+from teams.models import Membership, Team, TeamEvent
 from teams.selectors import is_member
-from teams.services import team_hold
+from teams.services import team_event_record, team_hold
 
 
 def _columns(packet: dict) -> dict:
@@ -128,7 +127,7 @@ def _packet_locked_for(*, actor, packet_id: str, right: str, refusal: str) -> Pa
     _refuse_change(actor=actor, packet_id=packet_id, refusal=refusal)
 
 
-CHANGE_REFUSED = "only the packet's creator or the team owner can do this"
+CHANGE_REFUSED = "only the packet's creator or the team owner (or an admin) can do this"
 
 
 def _refuse_change(*, actor, packet_id: str, refusal: str = CHANGE_REFUSED):
@@ -140,23 +139,49 @@ def _refuse_change(*, actor, packet_id: str, refusal: str = CHANGE_REFUSED):
 
 
 # Delete, publish and unpublish are each one conditional statement over the packets `actor` may
-# change (their own, and every packet of a team they own): atomic on its own and one round trip.
+# change (their own, and every packet of a team they own or administer): atomic on its own and
+# one round trip. A team packet's change also writes a line of the team's activity log: in the
+# same statement on PostgreSQL (a data-modifying WITH), in a second one on SQLite (which has
+# neither that nor concurrent writers). A push's line is written by a trigger (migration 0004).
+
+_PACKETS = Packet._meta.db_table
+_MAY_CHANGE = (
+    f"(owner_id = %s OR team_id IN (SELECT team_id FROM {Membership._meta.db_table} "
+    f"WHERE user_id = %s AND role IN ({', '.join(repr(role) for role in Membership.MANAGERS)})))"
+)
 
 
-def _changeable_by(actor):
-    return Packet.objects.filter(Q(owner=actor) | Q(team__owner=actor)).order_by()
+def _changed_and_logged(sql: str, params: list, *, actor, kind: str, fresh_only: bool = False) -> list[Packet]:
+    """Run `sql`, a DELETE or UPDATE of packets ... RETURNING id, team_id, goal (and `fresh`, when
+    `fresh_only`: log only the rows where it is true), and log `kind` for each team packet it
+    changed. Returns the changed rows."""
+    if connection.vendor == "postgresql":
+        logged = "team_id IS NOT NULL" + (" AND fresh" if fresh_only else "")
+        sql = (
+            f"WITH changed AS ({sql}), logged AS ("
+            f"INSERT INTO {TeamEvent._meta.db_table} (team_id, actor_id, actor_name, kind, detail, created_at) "
+            "SELECT team_id, %s, %s, %s, jsonb_build_object('packet_id', id, 'goal', left(goal, 200)), %s "
+            f"FROM changed WHERE {logged}) SELECT * FROM changed"
+        )
+        return list(Packet.objects.raw(sql, [*params, actor.pk, actor.display_name, kind, timezone.now()]))
+    changed = list(Packet.objects.raw(sql, params))
+    for packet in changed:
+        if not fresh_only or packet.fresh:
+            _team_event(actor=actor, kind=kind, packet=packet, team_id=packet.team_id)
+    return changed
+
+
+def _team_event(*, actor, kind: str, packet: Packet, team_id) -> None:
+    if team_id is not None:
+        team_event_record(team_id=team_id, actor=actor, kind=kind, packet_id=packet.pk, goal=packet.goal[:200])
 
 
 def packet_delete(*, actor, packet_id: str) -> None:
     # QuerySet.delete() would wrap the one DELETE in a transaction (two more round trips).
-    packets, teams = Packet._meta.db_table, Team._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"DELETE FROM {packets} WHERE id = %s AND "
-            f"(owner_id = %s OR team_id IN (SELECT id FROM {teams} WHERE owner_id = %s))",
-            [packet_id, actor.pk, actor.pk],
-        )
-        deleted = cursor.rowcount
+    deleted = _changed_and_logged(
+        f"DELETE FROM {_PACKETS} WHERE id = %s AND {_MAY_CHANGE} RETURNING id, team_id, goal",
+        [packet_id, actor.pk, actor.pk], actor=actor, kind=TeamEvent.PACKET_DELETED,
+    )
     if not deleted:
         _refuse_change(actor=actor, packet_id=packet_id)
 
@@ -172,8 +197,12 @@ def packet_move(*, actor, packet_id: str, team) -> Packet:
     )
     if team is not None and not is_member(viewer=actor, team_id=team.pk):
         raise NotFound("team not found")
+    before = packet.team_id
     packet.team = team
     packet.save(update_fields=["team"])
+    if before != packet.team_id:
+        _team_event(actor=actor, kind=TeamEvent.PACKET_MOVED_OUT, packet=packet, team_id=before)
+        _team_event(actor=actor, kind=TeamEvent.PACKET_MOVED_IN, packet=packet, team_id=packet.team_id)
     return packet
 
 
@@ -184,21 +213,35 @@ def _new_public_slug() -> str:
 
 def packet_publish(*, actor, packet_id: str) -> Packet:
     """Give the packet a public page (same rights as delete). Publishing a published packet
-    keeps its slug, so the URL already shared stays the same."""
-    published = _changeable_by(actor).filter(pk=packet_id).update(
-        public_slug=Coalesce("public_slug", Value(_new_public_slug())),
-        published_at=Coalesce("published_at", Value(timezone.now())),
+    keeps its slug, so the URL already shared stays the same (and writes no log line)."""
+    now = timezone.now()
+    published = _changed_and_logged(
+        f"UPDATE {_PACKETS} SET public_slug = COALESCE(public_slug, %s), published_at = COALESCE(published_at, %s) "
+        f"WHERE id = %s AND {_MAY_CHANGE} "
+        "RETURNING id, team_id, goal, public_slug, published_at, published_at = %s AS fresh",
+        [_new_public_slug(), now, packet_id, actor.pk, actor.pk, now],
+        actor=actor, kind=TeamEvent.PACKET_PUBLISHED, fresh_only=True,
     )
     if not published:
         _refuse_change(actor=actor, packet_id=packet_id)
-    return Packet.objects.only("id", "public_slug", "published_at").get(pk=packet_id)
+    return published[0]
 
 
 def packet_unpublish(*, actor, packet_id: str) -> None:
     """Take the public page down. The slug is forgotten: a later publish mints a new URL and
-    the old one, wherever it leaked, stays dead."""
-    if not _changeable_by(actor).filter(pk=packet_id).update(public_slug=None, published_at=None):
+    the old one, wherever it leaked, stays dead. Unpublishing what is not published does nothing."""
+    unpublished = _changed_and_logged(
+        f"UPDATE {_PACKETS} SET public_slug = NULL, published_at = NULL "
+        f"WHERE id = %s AND public_slug IS NOT NULL AND {_MAY_CHANGE} RETURNING id, team_id, goal",
+        [packet_id, actor.pk, actor.pk], actor=actor, kind=TeamEvent.PACKET_UNPUBLISHED,
+    )
+    if not unpublished and not _changeable_by(actor).filter(pk=packet_id).exists():
         _refuse_change(actor=actor, packet_id=packet_id)
+
+
+def _changeable_by(actor):
+    managed = Membership.objects.filter(user=actor, role__in=Membership.MANAGERS).values("team_id")
+    return Packet.objects.filter(Q(owner=actor) | Q(team_id__in=managed)).order_by()
 
 
 @transaction.atomic

@@ -13,10 +13,12 @@ urlpatterns = [
     path("p/<slug:slug>.json", views.public_packet_json, name="packet-public-json"),
     path("p/<slug:slug>", views.public_packet_page, name="packet-public"),
     path("", views.home, name="home"),
+    path("export/<str:format>", views.packets_export, name="packets-export"),
     path("packets/<path:packet_id>.json", views.packet_download, name="packet-download"),
     path("packets/<path:packet_id>/publish", views.packet_publish, name="packet-publish"),
     path("packets/<path:packet_id>/unpublish", views.packet_unpublish, name="packet-unpublish"),
     path("packets/<path:packet_id>/delete", views.packet_delete, name="packet-delete"),
+    path("packets/<path:packet_id>/thread", views.packet_thread, name="packet-thread"),
     path("packets/<path:packet_id>/move", views.packet_move, name="packet-move"),
     path("packets/<path:packet_id>", views.packet_detail, name="packet-detail"),
 ]

@@ -22,6 +22,7 @@ from core.errors import NotFound
 from core.links import hub_url
 from ltm.protocol.resume import render_resume
 from packets import selectors, services
+from packets.export import FORMATS, export_response
 from packets.forms import PERSONAL, PacketFilterForm, scope_team_name, team_choice
 from packets.models import Packet
 from teams.selectors import team_get_for_member, teams_for_user
@@ -46,6 +47,7 @@ def home(request):
         "filtered": form.is_filtered(),
         "teams": teams,
         "hub_url": hub_url(request),
+        "export_team": scope_team_name(form.cleaned_data["scope"]) if form.is_valid() else None,
     }
     return render(request, "packets/list.html", context)
 
@@ -94,6 +96,7 @@ def packet_detail(request, packet_id):
         "chain": {
             "parent": _chain_link(parent) if parent else None,
             "children": [_chain_link(child) for child in children],
+            "thread_url": reverse("packet-thread", args=[packet.id]),
         },
         "resume_text": render_resume(data),
         "json_text": packet.body,
@@ -104,8 +107,79 @@ def packet_detail(request, packet_id):
     return render(request, "packets/detail.html", context)
 
 
+@login_required
+def packet_thread(request, packet_id):
+    """The thread that holds a packet, drawn as a tree on a timeline: each packet under the one it
+    continues, siblings oldest first, with a line from each packet to the ones that continue it."""
+    try:
+        items = selectors.packet_thread(viewer=request.user, packet_id=packet_id)
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+    context = {"current": packet_id, "graph": _thread_graph(items, current=packet_id), "count": len(items)}
+    return render(request, "packets/thread.html", context)
+
+
+# The thread graph's geometry, in SVG user units (pixels). Past MAX_INDENT levels a long chain
+# goes straight down instead of off the page.
+ROW, INDENT, MAX_INDENT, LEFT, TOP, LABEL_WIDTH = 56, 28, 12, 16, 22, 760
+
+
+def _thread_graph(items: list[dict], *, current: str) -> dict:
+    """Coordinates for the thread page's SVG: rows in depth-first order (so the line from a
+    packet down to a later child only passes that packet's deeper descendants, never a node of
+    its own column), columns by depth, and an elbow line from each packet's parent to it."""
+    known = {item["id"] for item in items}
+    children: dict[str, list] = {}
+    starts = []
+    for item in items:  # oldest first, so siblings stay in time order
+        parent = item["parent_id"]
+        if parent in known and parent != item["id"]:
+            children.setdefault(parent, []).append(item)
+        else:
+            starts.append(item)
+    nodes, placed = [], {}
+    # Threads from their roots; then whatever a cycle of parent_ids kept out of reach.
+    for start in starts + items:
+        stack = [(start, None)]
+        while stack:
+            item, parent = stack.pop()
+            if item["id"] in placed:
+                continue
+            depth = placed[parent][2] + 1 if parent else 0
+            x, y = LEFT + min(depth, MAX_INDENT) * INDENT, TOP + len(nodes) * ROW
+            placed[item["id"]] = (x, y, depth)
+            nodes.append({
+                **item, "x": x, "y": y, "label_x": x + 16, "url": _detail_url(item["id"]),
+                "current": item["id"] == current,
+                "parent_x": placed[parent][0] if parent else None, "parent_y": placed[parent][1] if parent else None,
+            })
+            stack += [(child, item["id"]) for child in reversed(children.get(item["id"], []))]
+    deepest = max((depth for _, _, depth in placed.values()), default=0)
+    return {
+        "nodes": nodes,
+        "width": LEFT + min(deepest, MAX_INDENT) * INDENT + LABEL_WIDTH,
+        "height": TOP + max(len(nodes) - 1, 0) * ROW + 30,
+    }
+
+
 def _chain_link(packet) -> dict:
     return {"id": packet.id, "goal": packet.goal, "url": _detail_url(packet.id)}
+
+
+@login_required
+@require_safe
+def packets_export(request, format):
+    """The dashboard's download buttons: the same stream as GET /v1/export, for the signed-in
+    person (all they may read, or ?team=NAME)."""
+    if format not in FORMATS:
+        raise Http404("no such export format")
+    team = None
+    if request.GET.get("team"):
+        try:
+            team = team_get_for_member(viewer=request.user, name=request.GET["team"])
+        except NotFound as exc:
+            raise Http404(exc.message) from None
+    return export_response(viewer=request.user, team=team, format=format)
 
 
 @login_required
@@ -226,6 +300,9 @@ def public_packet_page(request, slug):
         "resume_text": render_resume(data),
         "json_text": packet.body,
         "noindex": settings.LTM_PUBLISH_NOINDEX,
+        "shared_by": packet.owner.display_name,
+        "published_at": packet.published_at,
+        "client_url": hub_url(request) + "/",
     }
     return _public(HttpResponse(render_to_string("packets/public.html", context)))
 

@@ -1,7 +1,7 @@
 from django.contrib import admin
 
 from core.admin import NoAddMixin, ReadOnlyMixin
-from teams.models import Invite, Membership, Team
+from teams.models import Invite, Membership, Team, TeamEvent
 
 
 # Memberships are read-only here: only the team services keep a team's one owner a member.
@@ -17,7 +17,8 @@ class TeamAdmin(NoAddMixin, admin.ModelAdmin):
     # rename or delete one, and sees its members.
     list_display = ("name", "owner", "member_count", "created_at")
     search_fields = ("name", "owner__username", "owner__email")
-    readonly_fields = ("id", "owner", "created_at")
+    # An ownership offer is made and answered by the people concerned, on the team's page.
+    readonly_fields = ("id", "owner", "created_at", "transfer_to", "transfer_offered_at")
     inlines = [MembershipInline]
 
     @admin.display(description="members")
@@ -36,8 +37,18 @@ class MembershipAdmin(ReadOnlyMixin, admin.ModelAdmin):
 class InviteAdmin(NoAddMixin, admin.ModelAdmin):
     # Only the code's hash is stored: an admin can see and revoke invites, never reuse one. An invite
     # made here would have a code nobody can see, so they are made on the team page or by the API.
-    list_display = ("id", "team", "created_by", "created_at", "expires_at", "used_at", "used_by", "revoked_at")
+    list_display = ("id", "team", "email", "label", "created_by", "created_at", "expires_at", "used_at", "used_by",
+                    "revoked_at")
     list_filter = ("used_at", "revoked_at")
-    search_fields = ("team__name", "created_by__username", "used_by__username")
+    search_fields = ("team__name", "email", "label", "created_by__username", "used_by__username")
     raw_id_fields = ("team", "created_by", "used_by")
-    readonly_fields = ("code_hash", "created_at")
+    readonly_fields = ("code_hash", "created_at", "mailed_at")
+
+
+@admin.register(TeamEvent)
+class TeamEventAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    # The activity log is append-only: the admin reads it; it goes only with its team.
+    list_display = ("created_at", "team", "kind", "actor_name")
+    list_filter = ("kind",)
+    search_fields = ("team__name", "actor_name")
+    list_select_related = ("team",)

@@ -18,6 +18,12 @@ class Team(models.Model):
     name = models.CharField(max_length=40, unique=True, validators=[RegexValidator(TEAM_NAME_PATTERN)])
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_teams")
     created_at = models.DateTimeField(auto_now_add=True)
+    # Ownership offered to another member, who must accept it; cleared when they accept or
+    # decline, the owner withdraws it, or that member leaves.
+    transfer_to = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="teams_offered",
+    )
+    transfer_offered_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return self.name
@@ -25,8 +31,12 @@ class Team(models.Model):
 
 class Membership(models.Model):
     OWNER = "owner"
+    ADMIN = "admin"
     MEMBER = "member"
-    ROLES = [(OWNER, "owner"), (MEMBER, "member")]
+    ROLES = [(OWNER, "owner"), (ADMIN, "admin"), (MEMBER, "member")]
+    # Who may run the team day to day: invite by e-mail, revoke invites, remove plain members,
+    # delete or publish any team packet.
+    MANAGERS = (OWNER, ADMIN)
 
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
@@ -42,6 +52,7 @@ class Membership(models.Model):
 
 
 INVITE_LIFETIME = timedelta(days=7)
+INVITE_LABEL_MAX_LENGTH = 80
 
 
 def invite_code_hash(code: str) -> str:
@@ -77,6 +88,10 @@ class Invite(models.Model):
         related_name="invites_used",
     )
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # Who it is for: the address it was mailed to, or a label given with a bare link.
+    email = models.EmailField(blank=True)
+    label = models.CharField(max_length=INVITE_LABEL_MAX_LENGTH, blank=True)
+    mailed_at = models.DateTimeField(null=True, blank=True, help_text="When the last mail with its link went out.")
 
     objects = InviteQuerySet.as_manager()
 
@@ -98,3 +113,104 @@ class Invite(models.Model):
 
     def is_usable(self, now=None) -> bool:
         return self.state(now) == "valid"
+
+
+class TeamEvent(models.Model):
+    """One line of a team's activity log, append-only.
+
+    It outlives what it mentions: the person is a nullable link plus the name they had then, and
+    a packet is named by its id (text, not a foreign key) and goal in `detail`. Only deleting the
+    team deletes its log. Ids grow with time, so the log pages by id (keyset pagination).
+    """
+
+    PACKET_PUSHED = "packet.pushed"
+    PACKET_REPUSHED = "packet.repushed"
+    PACKET_DELETED = "packet.deleted"
+    PACKET_PUBLISHED = "packet.published"
+    PACKET_UNPUBLISHED = "packet.unpublished"
+    PACKET_MOVED_IN = "packet.moved_in"
+    PACKET_MOVED_OUT = "packet.moved_out"
+    MEMBER_JOINED = "member.joined"
+    MEMBER_LEFT = "member.left"
+    MEMBER_REMOVED = "member.removed"
+    MEMBER_PROMOTED = "member.promoted"
+    MEMBER_DEMOTED = "member.demoted"
+    INVITE_CREATED = "invite.created"
+    INVITE_ACCEPTED = "invite.accepted"
+    INVITE_REVOKED = "invite.revoked"
+    INVITE_RESENT = "invite.resent"
+    OWNERSHIP_OFFERED = "ownership.offered"
+    OWNERSHIP_TRANSFERRED = "ownership.transferred"
+    KINDS = [
+        (PACKET_PUSHED, "packet pushed"),
+        (PACKET_REPUSHED, "packet re-pushed"),
+        (PACKET_DELETED, "packet deleted"),
+        (PACKET_PUBLISHED, "packet published"),
+        (PACKET_UNPUBLISHED, "packet unpublished"),
+        (PACKET_MOVED_IN, "packet moved in"),
+        (PACKET_MOVED_OUT, "packet moved out"),
+        (MEMBER_JOINED, "member joined"),
+        (MEMBER_LEFT, "member left"),
+        (MEMBER_REMOVED, "member removed"),
+        (MEMBER_PROMOTED, "member promoted"),
+        (MEMBER_DEMOTED, "member demoted"),
+        (INVITE_CREATED, "invite created"),
+        (INVITE_ACCEPTED, "invite accepted"),
+        (INVITE_REVOKED, "invite revoked"),
+        (INVITE_RESENT, "invite resent"),
+        (OWNERSHIP_OFFERED, "ownership offered"),
+        (OWNERSHIP_TRANSFERRED, "ownership transferred"),
+    ]
+
+    id = models.BigAutoField(primary_key=True)
+    # Deleted with the team (by Django), but without a database constraint: checking one would
+    # lock the team row, and a packet change that writes its line while holding the packet's row
+    # would then deadlock against a team deletion (which holds the team and waits for its
+    # packets). Lines are written with the change they record, so none outlives its team.
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="events", db_constraint=False)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+    )
+    actor_name = models.CharField(max_length=150, blank=True, help_text="The actor's display name at the time.")
+    kind = models.CharField(max_length=32, choices=KINDS)
+    detail = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [
+            models.Index(fields=["team", "-id"], name="team_event_newest"),
+            models.Index(fields=["team", "kind", "-id"], name="team_event_kind_newest"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} in {self.team_id} by {self.actor_name}"
+
+    @property
+    def summary(self) -> str:
+        """What happened, as a phrase after the actor's name: "pushed packet 01J… (goal)"."""
+        d = self.detail or {}
+        packet = f"packet {d.get('packet_id', '?')}" + (f" ({d['goal']})" if d.get("goal") else "")
+        person = d.get("name") or "someone"
+        invitee = d.get("email") or (f"“{d['label']}”" if d.get("label") else "")
+        phrases = {
+            self.PACKET_PUSHED: f"pushed {packet}",
+            self.PACKET_REPUSHED: f"re-pushed {packet}",
+            self.PACKET_DELETED: f"deleted {packet}",
+            self.PACKET_PUBLISHED: f"published {packet}",
+            self.PACKET_UNPUBLISHED: f"unpublished {packet}",
+            self.PACKET_MOVED_IN: f"moved {packet} into the team",
+            self.PACKET_MOVED_OUT: f"moved {packet} out of the team",
+            self.MEMBER_JOINED: "joined the team",
+            self.MEMBER_LEFT: "left the team",
+            self.MEMBER_REMOVED: f"removed {person}",
+            self.MEMBER_PROMOTED: f"made {person} an admin",
+            self.MEMBER_DEMOTED: f"made {person} a plain member",
+            self.INVITE_CREATED: f"created an invite for {invitee}" if invitee else "created an invite link",
+            self.INVITE_ACCEPTED: f"accepted the invite for {invitee}" if invitee else "accepted an invite link",
+            self.INVITE_REVOKED: f"revoked the invite for {invitee}" if invitee else "revoked an invite link",
+            self.INVITE_RESENT: f"resent the invite to {invitee}",
+            self.OWNERSHIP_OFFERED: f"offered the ownership to {person}",
+            self.OWNERSHIP_TRANSFERRED: f"took over the ownership from {d.get('from_name') or 'the previous owner'}",
+        }
+        return phrases.get(self.kind, self.kind)

@@ -9,7 +9,7 @@ from rest_framework import serializers
 from accounts.models import DISPLAY_MAX_LENGTH
 from accounts.serializers import UserRefSerializer
 from core.serializers import InstantField
-from teams.models import TEAM_NAME_PATTERN
+from teams.models import INVITE_LABEL_MAX_LENGTH, TEAM_NAME_PATTERN, Membership, TeamEvent
 
 
 class TeamRefSerializer(serializers.Serializer):
@@ -41,7 +41,7 @@ class MemberSerializer(serializers.Serializer):
     user_id = serializers.CharField(source="user.id")
     display = serializers.CharField(source="user.display_name")
     email = serializers.EmailField(source="user.email", required=False, help_text="absent when the user has none")
-    role = serializers.ChoiceField(choices=["owner", "member"])
+    role = serializers.ChoiceField(choices=[role for role, _ in Membership.ROLES])
     joined_at = InstantField()
 
     def to_representation(self, instance):
@@ -55,10 +55,30 @@ class MemberListSerializer(serializers.Serializer):
     members = MemberSerializer(many=True)
 
 
+def _drop_blank(answer: dict, *fields: str) -> dict:
+    for field in fields:
+        if not answer.get(field):
+            answer.pop(field, None)
+    return answer
+
+
+class InviteCreateRequestSerializer(serializers.Serializer):
+    """`{}` (what the client sends) for a bare link; hub extensions: `email` mails the link (the
+    owner and admins only), `label` says who a bare link is for."""
+
+    email = serializers.EmailField(required=False)
+    label = serializers.CharField(required=False, max_length=INVITE_LABEL_MAX_LENGTH)
+
+
 class InviteCreatedSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="48 hex characters, single use")
     url = serializers.URLField(help_text="<hub>/v1/invites/<code>, what `ltm join` takes")
     expires_at = InstantField()
+    email = serializers.EmailField(source="invite.email", required=False, help_text="hub extension: only when mailed")
+    label = serializers.CharField(source="invite.label", required=False, help_text="hub extension: only when given")
+
+    def to_representation(self, instance):
+        return _drop_blank(super().to_representation(instance), "email", "label")
 
 
 class InviteSerializer(serializers.Serializer):
@@ -68,6 +88,12 @@ class InviteSerializer(serializers.Serializer):
     created_by = UserRefSerializer(allow_null=True)
     created_at = InstantField()
     expires_at = InstantField()
+    email = serializers.EmailField(required=False, help_text="the address it was mailed to, if any")
+    label = serializers.CharField(required=False, help_text="who a bare link is for, if its maker said")
+    mailed_at = InstantField(required=False, help_text="when the last mail with its link went out")
+
+    def to_representation(self, instance):
+        return _drop_blank(super().to_representation(instance), "email", "label", "mailed_at")
 
 
 class InviteListSerializer(serializers.Serializer):
@@ -92,3 +118,41 @@ class InviteAcceptedSerializer(serializers.Serializer):
         if answer.get("token") is None:
             answer.pop("token", None)
         return answer
+
+
+class RoleRequestSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=["admin", "member"])
+
+
+class TransferRequestSerializer(serializers.Serializer):
+    user_id = serializers.CharField(help_text="the member offered the ownership")
+
+
+class TransferSerializer(serializers.Serializer):
+    to = UserRefSerializer(source="transfer_to")
+    offered_at = InstantField(source="transfer_offered_at")
+
+
+class TransferOfferedSerializer(serializers.Serializer):
+    transfer = TransferSerializer(source="*")
+
+
+class EventActorSerializer(serializers.Serializer):
+    id = serializers.CharField(source="actor_id", allow_null=True, help_text="null once they left the hub")
+    display = serializers.CharField(source="actor_name", help_text="their name when it happened")
+
+
+class TeamEventSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="grows with time; pass it as `before` for older events")
+    kind = serializers.ChoiceField(choices=[kind for kind, _ in TeamEvent.KINDS])
+    actor = EventActorSerializer(source="*")
+    created_at = InstantField()
+    summary = serializers.CharField(help_text="what happened, in words, after the actor's name")
+    detail = serializers.DictField(help_text="packet_id and goal, user_id and name, invite_id, email or label, by kind")
+
+
+class TeamEventListSerializer(serializers.Serializer):
+    events = TeamEventSerializer(many=True)
+    next_before = serializers.IntegerField(
+        allow_null=True, help_text="pass as `before` for the next (older) page; null on the last page",
+    )

@@ -18,7 +18,11 @@ from core.dashboard import Confirm, dashboard_action, show_service_error
 from core.errors import Gone, HubError, NotFound
 from teams import selectors, services
 from teams.forms import TeamCreateForm
-from teams.models import Membership
+from teams.models import Membership, TeamEvent
+
+# How many lines of the activity log the team's page shows, and a page of the log.
+RECENT_EVENTS = 8
+EVENTS_PER_PAGE = 30
 
 def _team_or_404(request, name):
     try:
@@ -45,8 +49,9 @@ def team_list(request):
             return redirect(team_page_url(team))
     # One row per membership: the team, the viewer's role in it and when they joined.
     rows = selectors.memberships_of(viewer=request.user)
+    offers = selectors.transfers_offered_to(viewer=request.user)
     status = 400 if form.errors else 200
-    return render(request, "teams/list.html", {"form": form, "rows": rows}, status=status)
+    return render(request, "teams/list.html", {"form": form, "rows": rows, "offers": offers}, status=status)
 
 
 @login_required
@@ -56,32 +61,86 @@ def team_detail(request, name):
 
 def _team_page(request, team, *, new_invite: dict | None = None, status: int = 200):
     members = list(selectors.team_members(viewer=request.user, team=team))
+    role = next((m.role for m in members if m.user_id == request.user.pk), Membership.MEMBER)
+    is_owner = role == Membership.OWNER
+    for member in members:
+        member.removable = _may_remove(role, member, request.user)
     context = {
         "team": team,
         "members": members,
         "invites": selectors.team_pending_invites(viewer=request.user, team=team),
-        "is_owner": team.owner_id == request.user.pk,
+        "role": role,
+        "is_owner": is_owner,
+        "is_manager": role in Membership.MANAGERS,
         "transfer_candidates": [m for m in members if m.role != Membership.OWNER],
+        "offered_to_me": team.transfer_to_id == request.user.pk,
+        "transfer_to": team.transfer_to if team.transfer_to_id else None,
+        "events": selectors.team_events(viewer=request.user, team=team, limit=RECENT_EVENTS),
         "new_invite": new_invite,
     }
     return render(request, "teams/detail.html", context, status=status)
+
+
+def _may_remove(role: str, member: Membership, viewer) -> bool:
+    """Whether to show a Remove button (teams.services.membership_remove decides): the owner
+    removes anyone else, an admin plain members."""
+    if member.user_id == viewer.pk or member.role == Membership.OWNER:
+        return False
+    return role == Membership.OWNER or (role == Membership.ADMIN and member.role == Membership.MEMBER)
+
+
+def _link(request):
+    return lambda code: selectors.invite_url(request, code)
 
 
 @never_cache
 @login_required
 @require_POST
 def invite_create(request, name):
-    """The new link is shown in the answer to this POST (the team's page, 201) and nowhere else:
-    it is never kept in the session, where a reader of the session table could use it."""
+    """A bare link is shown in the answer to this POST (the team's page, 201) and nowhere else:
+    it is never kept in the session, where a reader of the session table could use it. With an
+    address, the link goes by mail instead and the page does not show it."""
     team = _team_or_404(request, name)
+    email = request.POST.get("email", "").strip()
     try:
-        invite, code = services.invite_create(actor=request.user, team=team)
+        invite, code = services.invite_create(
+            actor=request.user, team=team, email=email, label=request.POST.get("label", ""), link=_link(request)
+        )
     except HubError as exc:
         show_service_error(request, exc)
         return redirect(team_page_url(team))
+    if email:
+        messages.success(request, f"Invite sent to {invite.email}. The link works once and expires in 7 days.")
+        return redirect(team_page_url(team))
     messages.success(request, "Invite link created. Copy it now: it is shown only once.")
-    new_invite = {"url": selectors.invite_url(request, code), "expires_at": invite.expires_at}
+    new_invite = {"url": selectors.invite_url(request, code), "expires_at": invite.expires_at, "label": invite.label}
     return _team_page(request, team, new_invite=new_invite, status=201)
+
+
+@login_required
+@require_POST
+def invite_resend(request, name, invite_id):
+    team = _team_or_404(request, name)
+    return dashboard_action(
+        request,
+        call=lambda: services.invite_resend(actor=request.user, team=team, invite_id=invite_id, link=_link(request)),
+        success=lambda invite: f"Invite sent again to {invite.email}, with a new link; the previous one no longer works.",
+        back=team_page_url(team),
+    )
+
+
+@login_required
+@require_POST
+def member_role(request, name, user_id):
+    team = _team_or_404(request, name)
+    role = request.POST.get("role", "")
+    who = _member_name(request, team, user_id, default="this member")
+    return dashboard_action(
+        request,
+        call=lambda: services.membership_set_role(actor=request.user, team=team, user_id=user_id, role=role),
+        success=f"{who} is now {'an admin' if role == Membership.ADMIN else 'a member'} of {team.name}.",
+        back=team_page_url(team),
+    )
 
 
 @login_required
@@ -126,13 +185,57 @@ def team_transfer(request, name):
     return dashboard_action(
         request,
         confirm=Confirm(
-            f"Make {who} the owner of {team.name}?", button="Transfer ownership", danger=False,
-            message="You stay in the team as a member and can no longer remove people or delete the team.",
+            f"Offer the ownership of {team.name} to {who}?", button="Offer ownership", danger=False,
+            message=(
+                f"{who} becomes the owner when they accept it on the team's page; you then stay on as an "
+                "admin and can no longer delete the team or change roles."
+            ),
         ),
-        call=lambda: services.team_transfer(actor=request.user, team=team, new_owner_id=new_owner_id),
-        success=f"{who} now owns {team.name}.",
+        call=lambda: services.team_transfer_offer(actor=request.user, team=team, new_owner_id=new_owner_id),
+        success=f"Ownership offered to {who}. It changes hands when they accept.",
         back=team_page_url(team),
     )
+
+
+@login_required
+@require_POST
+def team_transfer_accept(request, name):
+    team = _team_or_404(request, name)
+    return dashboard_action(
+        request,
+        call=lambda: services.team_transfer_accept(actor=request.user, team=team),
+        success=f"You now own {team.name}.",
+        back=team_page_url(team),
+    )
+
+
+@login_required
+@require_POST
+def team_transfer_cancel(request, name):
+    team = _team_or_404(request, name)
+    declining = team.transfer_to_id == request.user.pk
+    return dashboard_action(
+        request,
+        call=lambda: services.team_transfer_cancel(actor=request.user, team=team),
+        success="You declined the ownership." if declining else "The ownership offer was withdrawn.",
+        back=team_page_url(team),
+    )
+
+
+@login_required
+def team_activity(request, name):
+    """The team's activity log, newest first, a page at a time (keyset: ?before=<event id>)."""
+    team = _team_or_404(request, name)
+    kind = request.GET.get("kind", "")
+    if kind not in dict(TeamEvent.KINDS):
+        kind = ""
+    before = request.GET.get("before", "")
+    before = int(before) if before.isascii() and before.isdigit() and len(before) <= 18 else None
+    events = selectors.team_events(viewer=request.user, team=team, kind=kind, before=before, limit=EVENTS_PER_PAGE + 1)
+    older = events[EVENTS_PER_PAGE - 1].id if len(events) > EVENTS_PER_PAGE else None
+    context = {"team": team, "events": events[:EVENTS_PER_PAGE], "kinds": TeamEvent.KINDS, "kind": kind,
+               "older": older, "paged": before is not None}
+    return render(request, "teams/activity.html", context)
 
 
 @login_required

@@ -1,6 +1,7 @@
 """Each /v1 call reaches the database a fixed, small number of times, whatever the number of
-packets, teams and members: pull, list and team list 2, push (new id, re-push, into a team),
-delete and publish at most 3.
+packets, teams and members: pull, thread, list and team list 2, push (new id, re-push, into a
+team), delete and publish at most 3, also for a team packet, whose change writes a line of the
+team's activity log.
 
 A round trip here is a statement the database receives, plus BEGIN and COMMIT for each
 transaction, plus the connection health check when it is on: what crosses the wire."""
@@ -13,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from ltm.protocol.packet import canonical_json
 from packets.models import Packet
 from packets.testing import packet_v02
-from teams.models import Membership
+from teams.models import Membership, TeamEvent
 from teams.testing import make_team
 
 pytestmark = pytest.mark.django_db
@@ -68,19 +69,27 @@ def counts(api, team, round_trips):
         "push": measured(lambda: api.post("/v1/packets", packet_v02())),
         "re-push": measured(lambda: api.post("/v1/packets", pushed)),
         "push to a team": measured(lambda: api.post(f"/v1/packets?team={team.name}", shared)),
+        "re-push to a team": round_trips(lambda: api.post(f"/v1/packets?team={team.name}", shared)),
         "list": measured(lambda: api.get("/v1/packets?limit=50")),
         "team list": measured(lambda: api.get(f"/v1/packets?team={team.name}&limit=50")),
         "pull": measured(lambda: api.get(f"/v1/packets/{pushed['id']}")),
         "pull a team packet": measured(lambda: api.get(f"/v1/packets/{shared['id']}")),
+        "thread": measured(lambda: api.get(f"/v1/packets/{pushed['id']}/thread")),
         "publish": measured(lambda: api.post(f"/v1/packets/{pushed['id']}/publish")),
         "teams": measured(lambda: api.get("/v1/teams")),
+        "team events": measured(lambda: api.get(f"/v1/teams/{team.name}/events?limit=50")),
         "delete": round_trips(lambda: api.delete(f"/v1/packets/{pushed['id']}")),
+        # A team packet's change also writes a line of the team's activity log.
+        "publish a team packet": round_trips(lambda: api.post(f"/v1/packets/{shared['id']}/publish")),
+        "unpublish a team packet": round_trips(lambda: api.delete(f"/v1/packets/{shared['id']}/publish")),
+        "delete a team packet": round_trips(lambda: api.delete(f"/v1/packets/{shared['id']}")),
     }
     return counted
 
 
-LIMITS = {"push": 3, "re-push": 3, "push to a team": 3, "list": 2, "team list": 2, "pull": 2,
-          "pull a team packet": 2, "publish": 3, "teams": 2, "delete": 3}
+LIMITS = {"push": 3, "re-push": 3, "push to a team": 3, "re-push to a team": 3, "list": 2, "team list": 2,
+          "pull": 2, "pull a team packet": 2, "thread": 2, "publish": 3, "teams": 2, "team events": 3,
+          "delete": 3, "publish a team packet": 3, "unpublish a team packet": 3, "delete a team packet": 3}
 
 
 def test_round_trips_are_few_and_do_not_grow(api_as, alice, make_user):
@@ -97,4 +106,9 @@ def test_round_trips_are_few_and_do_not_grow(api_as, alice, make_user):
     large = counts(api, team, round_trips)
 
     assert small == large
+    # Each team push, re-push, publish, unpublish and delete above wrote its line of the log.
+    kinds = list(TeamEvent.objects.filter(team=team).exclude(detail__packet_id__startswith="01SEED")
+                 .order_by("id").values_list("kind", flat=True))
+    assert kinds == 2 * ["packet.pushed", "packet.repushed", "packet.repushed", "packet.published",
+                         "packet.unpublished", "packet.deleted"]
     assert {call: count for call, count in large.items() if count > LIMITS[call]} == {}, large

@@ -10,7 +10,8 @@ from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_device_grant_model
 
 from accounts.tasks import purge_expired_oauth
-from accounts.testing import authorize_device, device_token
+from accounts.models import DeviceDetails
+from accounts.testing import authorize_device, device_token, make_access_token
 from core.testing import ApiClient
 
 pytestmark = pytest.mark.django_db
@@ -25,20 +26,35 @@ def test_unknown_and_expired_oauth_tokens_are_invalid(client, alice):
     assert ApiClient("ltm_not-a-token").get("/v1/packets").status_code == 401
 
 
-def test_use_is_recorded_at_most_once_a_minute(client, alice):
+def test_use_is_recorded_at_most_once_a_minute_with_the_address(client, alice):
     api = ApiClient(device_token(client, alice))
+    address = {"REMOTE_ADDR": "203.0.113.9"}
     stored = get_access_token_model().objects.get()
+
+    def last_use():
+        details = DeviceDetails.objects.get(access_token=stored)
+        return details.last_used_at, details.last_used_address
+
+    assert last_use() == (None, None)
     start = stored.updated + timedelta(minutes=5)
     with mock.patch("django.utils.timezone.now", return_value=start):
-        api.get("/v1/packets")
-    assert get_access_token_model().objects.get().updated == start
+        api.get("/v1/packets", **address)
+    assert last_use() == (start, "203.0.113.9")
     with mock.patch("django.utils.timezone.now", return_value=start + timedelta(seconds=30)):
-        api.get("/v1/packets")
-    assert get_access_token_model().objects.get().updated == start
+        api.get("/v1/packets", **address)
+    assert last_use() == (start, "203.0.113.9")
     later = start + timedelta(minutes=1, seconds=1)
     with mock.patch("django.utils.timezone.now", return_value=later):
-        api.get("/v1/packets")
-    assert get_access_token_model().objects.get().updated == later
+        api.get("/v1/packets", **address)
+    assert last_use() == (later, "203.0.113.9")
+
+
+def test_an_oauth_token_without_device_details_records_its_use_on_the_token(alice):
+    stored = make_access_token(alice, token="ltm_plain-oauth-token")
+    start = stored.updated + timedelta(minutes=5)
+    with mock.patch("django.utils.timezone.now", return_value=start):
+        assert ApiClient("ltm_plain-oauth-token").get("/v1/packets").status_code == 200
+    assert get_access_token_model().objects.get().updated == start
 
 
 def test_purge_task_deletes_expired_grants_and_tokens_only(client, alice):

@@ -130,7 +130,7 @@ def test_devices_are_listed_and_revoked(alice):
     assert f"/devices/{device.pk}/revoke" in body
 
     asked = client.post(f"/devices/{device.pk}/revoke")
-    assert b"Sign this device out?" in asked.content
+    assert "Sign “ltm command-line client” out?" in asked.content.decode()
     assert api_list("device-token-value").status_code == 200, "nothing happens before the confirmation"
 
     client.post(f"/devices/{device.pk}/revoke", {"confirmed": "yes"})

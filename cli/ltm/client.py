@@ -6,10 +6,12 @@ the command to run next.
 
 from __future__ import annotations
 
+import http.client
 import json
 import urllib.error
 import urllib.parse
 import urllib.request
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from . import __version__
@@ -19,6 +21,7 @@ USER_AGENT = f"ltm-hub-cli/{__version__} (python)"
 CLIENT_ID = "ltm-cli"
 DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
 INVITE_MARKER = "/v1/invites/"
+STREAM_CHUNK = 64 * 1024
 
 
 @dataclass
@@ -67,7 +70,7 @@ class Hub:
     # --- plumbing ---------------------------------------------------------------------
 
     def request(self, method: str, path: str, *, body: bytes | None = None,
-                content_type: str | None = None, auth: bool = True) -> Response:
+                content_type: str | None = None, auth: bool = True, timeout: float | None = None) -> Response:
         """Send one request; return the response of any status, raise only when none came."""
         request = urllib.request.Request(self.host + path, data=body, method=method)
         request.add_header("User-Agent", USER_AGENT)
@@ -77,7 +80,7 @@ class Hub:
         if auth and self.token:
             request.add_header("Authorization", f"Bearer {self.token}")
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as reply:
+            with urllib.request.urlopen(request, timeout=timeout or self.timeout) as reply:
                 return Response(reply.status, dict(reply.headers.items()), reply.read())
         except urllib.error.HTTPError as reply:
             return Response(reply.code, dict(reply.headers.items()), reply.read())
@@ -141,6 +144,52 @@ class Hub:
         """The packet as served (body and X-LTM-* headers); the caller validates it."""
         return self.call("GET", f"/v1/packets/{_segment(packet_id)}", expect=(200,))
 
+    def thread(self, packet_id: str) -> list[dict]:
+        """The packet's thread as the caller may read it, oldest first (this hub's endpoint)."""
+        response = self.call("GET", f"/v1/packets/{_segment(packet_id)}/thread", expect=(200,))
+        return list(self._data(response).get("packets") or [])
+
+    @contextmanager
+    def export(self, format: str, team: str | None = None):
+        """GET /v1/export as a stream: yields (number of packets or None, iterator of byte chunks)."""
+        if not self.token:
+            raise HubRequestError(f"not signed in; run `ltm auth {self.host}` first")
+        request = urllib.request.Request(self.host + "/v1/export" + _query(format=format, team=team))
+        request.add_header("User-Agent", USER_AGENT)
+        request.add_header("Authorization", f"Bearer {self.token}")
+        try:
+            reply = urllib.request.urlopen(request, timeout=self.timeout)
+        except urllib.error.HTTPError as error:
+            raise self._error(Response(error.code, dict(error.headers.items()), error.read())) from None
+        except (urllib.error.URLError, OSError) as exc:
+            raise HubRequestError(f"cannot reach {self.host} ({getattr(exc, 'reason', exc)})") from None
+        with reply:
+            count = reply.headers.get("X-LTM-Export-Count")
+            yield (int(count) if count and count.isdigit() else None), self._chunks(reply)
+
+    def _chunks(self, reply):
+        """The body a chunk at a time; a body cut short (the hub or the network failed midway) is
+        an error, never a silently shorter export."""
+        received = 0
+        try:
+            while chunk := reply.read(STREAM_CHUNK):
+                received += len(chunk)
+                yield chunk
+            if reply.length:  # a Content-Length body that ended early (a chunked one raises)
+                raise http.client.IncompleteRead(b"", reply.length)
+        except (http.client.HTTPException, OSError) as exc:
+            raise HubRequestError(
+                f"the export from {self.host} broke off after {received:,} bytes ({exc.__class__.__name__}); "
+                "run it again"
+            ) from None
+
+    def public_packet(self, path: str) -> Response:
+        """A published packet's JSON (`<page>.json`), read with no account: no token is sent."""
+        response = self.request("GET", path, auth=False)
+        if response.status != 200:
+            raise self._error(response)
+        return response
+
     def delete_packet(self, packet_id: str) -> None:
         self.call("DELETE", f"/v1/packets/{_segment(packet_id)}", expect=(200, 204))
 
@@ -169,9 +218,18 @@ class Hub:
     def leave_team(self, name: str) -> None:
         self.call("POST", f"/v1/teams/{_segment(name)}/leave", json_body={}, expect=(200, 204))
 
-    def create_invite(self, team: str) -> dict:
-        response = self.call("POST", f"/v1/teams/{_segment(team)}/invites", json_body={}, expect=(200, 201))
+    def create_invite(self, team: str, email: str | None = None, label: str | None = None) -> dict:
+        """A bare link (`{}`, as the Go client sends); `email` has this hub mail it, `label` notes
+        who it is for (this hub's extensions)."""
+        body = {key: value for key, value in (("email", email), ("label", label)) if value}
+        response = self.call("POST", f"/v1/teams/{_segment(team)}/invites", json_body=body, expect=(200, 201))
         return self._data(response)
+
+    def team_events(self, name: str, limit: int | None = None, before: int | None = None,
+                    kind: str | None = None) -> dict:
+        """A page of a team's activity log (this hub's extension): {"events", "next_before"}."""
+        query = _query(limit=limit, before=before, kind=kind)
+        return self._data(self.call("GET", f"/v1/teams/{_segment(name)}/events{query}", expect=(200,)))
 
     def accept_invite(self, code: str, display: str | None = None) -> dict:
         """Join with the stored bearer when there is one, else as a new user (who gets a token,
@@ -179,6 +237,16 @@ class Hub:
         path = f"{INVITE_MARKER}{_segment(code)}/accept"
         body = {"display": display} if display else {}
         response = self.call("POST", path, json_body=body, auth=bool(self.token), expect=(200, 201))
+        return self._data(response)
+
+    def me(self) -> dict:
+        """The signed-in account and its token (this hub's `GET /v1/me`; the Go client does not
+        call it): id, username, display_name, email, token {kind, name, hint, scopes, ...}."""
+        return self._data(self.call("GET", "/v1/me", expect=(200,)))
+
+    def set_display_name(self, display_name: str) -> dict:
+        """`PATCH /v1/me`: the name teammates see. The account, as `me` answers."""
+        response = self.call("PATCH", "/v1/me", json_body={"display_name": display_name}, expect=(200,))
         return self._data(response)
 
     def claim_link(self) -> dict:
@@ -189,8 +257,14 @@ class Hub:
 
     # --- device flow (RFC 8628) -------------------------------------------------------
 
-    def authorize_device(self) -> dict:
-        response = self._form("/oauth/authorize_device", {"client_id": CLIENT_ID, "scope": "read write"})
+    def authorize_device(self, device_name: str | None = None) -> dict:
+        """Start a sign-in. `device_name` (this machine's name) is an extra form field that this
+        hub shows on its approval page; the Go client sends none, and hubs that do not know it
+        ignore it."""
+        fields = {"client_id": CLIENT_ID, "scope": "read write"}
+        if device_name:
+            fields["device_name"] = device_name
+        response = self._form("/oauth/authorize_device", fields)
         data = response.json()
         if response.status != 200 or not isinstance(data, dict) or "device_code" not in data:
             detail = _oauth_detail(data) or f"HTTP {response.status}"
@@ -212,10 +286,20 @@ class Hub:
             raise HubRequestError(f"unexpected answer from {self.host}/oauth/token (HTTP {response.status})")
         return data
 
-    def _form(self, path: str, fields: dict) -> Response:
+    def cancel_device(self, device_code: str, timeout: float = 5) -> bool:
+        """Tell the hub this code is abandoned (this hub's `POST /oauth/device/cancel`), so nobody
+        can approve it any more. Best effort: False when the hub did not confirm."""
+        try:
+            response = self._form("/oauth/device/cancel", {"device_code": device_code, "client_id": CLIENT_ID},
+                                  timeout=timeout)
+        except HubRequestError:
+            return False
+        return response.status == 200
+
+    def _form(self, path: str, fields: dict, timeout: float | None = None) -> Response:
         body = urllib.parse.urlencode(fields).encode("ascii")
         return self.request("POST", path, body=body, content_type="application/x-www-form-urlencoded",
-                            auth=False)
+                            auth=False, timeout=timeout)
 
 
 def _segment(value: str) -> str:

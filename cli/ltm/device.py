@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import sys
 import time
 import webbrowser
@@ -55,12 +56,21 @@ class Countdown:
             self.stream.flush()
 
 
+def machine_name() -> str:
+    """This machine's name, as the hub's approval page and device list show it."""
+    try:
+        return socket.gethostname()
+    except OSError:
+        return ""
+
+
 def device_flow(hub: Hub, *, stream=None, sleep=None, clock=None, browser=None) -> str:
-    """Run the whole flow and return the access token; HubRequestError on denial, expiry or failure."""
+    """Run the whole flow and return the access token; HubRequestError on denial, expiry or failure.
+    Interrupted (Ctrl-C) while waiting, it tells the hub to cancel the code before giving up."""
     # Looked up at call time, so tests can swap the clock and the browser.
     stream, sleep, clock = stream or sys.stderr, sleep or time.sleep, clock or time.monotonic
     browser = browser or open_browser
-    grant = hub.authorize_device()
+    grant = hub.authorize_device(device_name=machine_name())
     interval = _positive(grant.get("interval"), DEFAULT_INTERVAL)
     deadline = clock() + _positive(grant.get("expires_in"), DEFAULT_EXPIRES_IN)
     complete_uri = grant.get("verification_uri_complete")
@@ -92,6 +102,11 @@ def device_flow(hub: Hub, *, stream=None, sleep=None, clock=None, browser=None) 
                 interval += SLOW_DOWN_STEP
                 continue
             raise HubRequestError(_failure(error, answer, hub.host))
+    except KeyboardInterrupt:
+        countdown.clear()
+        if hub.cancel_device(grant["device_code"]):
+            stream.write("the hub cancelled the code: it can no longer be approved\n")
+        raise
     finally:
         countdown.clear()
 

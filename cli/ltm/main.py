@@ -9,7 +9,7 @@ import argparse
 import sys
 
 from . import __version__
-from .commands import account, auth, config, dashboard, mcp, packets, teams
+from .commands import account, auth, config, dashboard, mcp, packets, teams, threads
 from .errors import LtmError, UsageError
 from .output import note, silence_stdout
 
@@ -17,6 +17,7 @@ from .output import note, silence_stdout
 REGISTER = (
     auth.register,
     packets.register,
+    threads.register,
     teams.register,
     packets.register_example,
     packets.register_search,

@@ -101,9 +101,11 @@ def push(packet: PacketArg, allow_unredacted: AllowArg = False, team: TeamArg = 
                         "describes. Locked decisions are settled; failed attempts are not to be retried "
                         "without new information; start with its first action.",
             structured_output=False)
-def resume(id: IdArg) -> str:
+def resume(id: IdArg, thread: Annotated[bool, Field(
+        description="Resume the newest packet of the thread that holds `id` instead, with the locked "
+                    "decisions and failed attempts of the packets it continues carried in.")] = False) -> str:
     with _tool_errors():
-        return verbs.resume(id)
+        return verbs.resume_thread(id) if thread else verbs.resume(id)
 
 
 @tools.tool(description="List packets, newest first, as JSON [{id, created_at, goal}].",
@@ -138,6 +140,16 @@ def show(id: IdArg) -> str:
 def pull(id: IdArg) -> str:
     with _tool_errors():
         return canonical_json(verbs.pull(id))
+
+
+@tools.tool(description="The thread a packet belongs to: the packets linked to it by parent_id (what it "
+                        "continues and what continues it) that the person may read, oldest first, as JSON "
+                        "[{id, parent_id, created_at, goal, team}]. Resume the newest with `resume` and "
+                        "thread: true.",
+            structured_output=False)
+def thread(id: IdArg) -> str:
+    with _tool_errors():
+        return to_json(verbs.thread(id))
 
 
 @tools.tool(description="Delete a packet from the hub. Only when the person asked for it.",

@@ -27,7 +27,8 @@ def wants_json(flag: bool) -> bool:
 
 
 def whoami_json(identity: dict) -> str:
-    """What the Go client prints for `ltm auth whoami`: {"host", "token_hash8"}."""
+    """`ltm auth whoami`: {"host", "token_hash8"} first, as the Go client prints them, then the
+    `account` and `token` the hub reports when it can."""
     return json.dumps(identity, indent=2)
 
 

@@ -6,14 +6,14 @@ to do next.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
 import shlex
 import subprocess
+from contextlib import contextmanager
 from dataclasses import dataclass
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from ulid import ULID
 
@@ -24,6 +24,7 @@ from .errors import HubRequestError, IdTaken, LtmError, PacketRejected, Redactio
 from .protocol.packet import PacketError, example_packet, parse_packet, utc_now
 from .protocol.redact import scan_packet
 from .protocol.resume import render_resume
+from .protocol.tokens import token_checksum, token_hint
 
 
 def connect(require_token: bool = True) -> Hub:
@@ -51,7 +52,8 @@ def sign_in_hub(host: str | None) -> Hub:
 
 
 def sign_in(hub: Hub, token: str | None = None) -> str:
-    """Store a pasted token once the hub takes it, else one from the device flow. Its path."""
+    """Store a pasted token once the hub takes it, else one from the device flow. Its path. The
+    hub then holds the token."""
     if token is not None:
         _check_pasted_token(hub, token)
         token = token.strip()
@@ -59,7 +61,24 @@ def sign_in(hub: Hub, token: str | None = None) -> str:
         token = device_flow(hub)
     path = write_token(token)
     config_set("host", hub.host)
+    hub.token = token
     return str(path)
+
+
+def account_of(hub: Hub) -> dict | None:
+    """Who the hub's token signs in as (GET /v1/me), or None when the hub cannot say (a hub
+    without that endpoint, or none reachable): a sign-in does not fail for it."""
+    try:
+        me = hub.me()
+    except HubRequestError:
+        return None
+    return me if isinstance(me, dict) else None
+
+
+def account_label(me: dict) -> str:
+    """`Ada (ada@example.org)`, or the name alone for an account without an email."""
+    name = me.get("display_name") or me.get("username") or "?"
+    return f"{name} ({me['email']})" if me.get("email") else name
 
 
 def _check_pasted_token(hub: Hub, token: str) -> None:
@@ -86,10 +105,35 @@ def overriding_host(host: str) -> str | None:
 
 
 def whoami() -> dict:
-    """The host and the first 8 hex digits of sha256(token), either empty when not set."""
+    """The host and the first 8 hex digits of sha256(token), either empty when not set (the hub
+    shows the same hint on the token's row, see ltm.protocol.tokens)."""
     host, token = configured_host(), read_token()
-    fingerprint = hashlib.sha256(token.encode("utf-8")).hexdigest()[:8] if token else ""
+    fingerprint = token_hint(token_checksum(token)) if token else ""
     return {"host": normalize_host(host) if host else "", "token_hash8": fingerprint}
+
+
+def whoami_with_account() -> tuple[dict, str | None]:
+    """whoami(), plus `account` (id, username, display_name, email) and `token` (kind, name, hint,
+    scopes, created_at, expires_at) from the hub's GET /v1/me when signed in. The second value
+    says why the hub could not tell, if it could not."""
+    identity = whoami()
+    if not identity["token_hash8"] or not identity["host"]:
+        return identity, None
+    hub = Hub(identity["host"], read_token(), timeout=10, source=host_source())
+    try:
+        me = hub.me()
+    except HubRequestError as exc:
+        return identity, str(exc)
+    token = me.pop("token", None)
+    identity["account"] = me
+    if token is not None:
+        identity["token"] = token
+    return identity, None
+
+
+def set_display_name(name: str) -> dict:
+    """The name teammates see (PATCH /v1/me); empty shows the username. The account."""
+    return connect().set_display_name(name)
 
 
 def dashboard_url() -> str:
@@ -192,9 +236,13 @@ def search(text: str, team: str | None = None, limit: int | None = None) -> list
 
 
 def show(packet_id: str) -> tuple[dict, dict]:
-    """(packet, response headers) for one id; the packet re-validated, as the contract asks."""
-    hub = connect()
-    response = _packet_call(hub.get_packet, hub, packet_id)
+    """(packet, response headers) for one id, or for a public link; the packet re-validated, as
+    the contract asks."""
+    if public_link(packet_id):
+        hub, response = _public_packet(packet_id)
+    else:
+        hub = connect()
+        response = _packet_call(hub.get_packet, hub, packet_id)
     try:
         packet = parse_packet(response.body)
     except PacketError as exc:
@@ -203,18 +251,139 @@ def show(packet_id: str) -> tuple[dict, dict]:
 
 
 def pull(packet_id: str):
-    """The packet's JSON as the hub serves it (not re-validated, so any stored packet comes out)."""
-    hub = connect()
-    data = _packet_call(hub.get_packet, hub, packet_id).json()
+    """The packet's JSON as the hub serves it (not re-validated, so any stored packet comes out);
+    `packet_id` may be a public link."""
+    if public_link(packet_id):
+        hub, response = _public_packet(packet_id)
+    else:
+        hub = connect()
+        response = _packet_call(hub.get_packet, hub, packet_id)
+    data = response.json()
     if data is None:
         raise LtmError(f"{hub.host} returned a body for {packet_id} that is not JSON")
     return data
 
 
 def resume(packet_id: str) -> str:
-    """The resume block of one packet."""
+    """The resume block of one packet (an id, or a public link)."""
     packet, _ = show(packet_id)
     return render_resume(packet)
+
+
+# --- public links: /p/<slug> pages, read with no account ----------------------------------------
+
+PUBLIC_PAGE = re.compile(r"(?P<prefix>.*)/p/(?P<slug>[A-Za-z0-9_-]+)(?:\.json)?/?")
+
+
+def public_link(text: str) -> tuple[str, str] | None:
+    """(hub base URL, path of the packet's JSON) for a public page's link, else None."""
+    parts = urlsplit(text.strip())
+    match = PUBLIC_PAGE.fullmatch(parts.path)
+    if parts.scheme not in ("http", "https") or not parts.netloc or not match:
+        return None
+    return f"{parts.scheme}://{parts.netloc}", f"{match['prefix']}/p/{match['slug']}.json"
+
+
+def _public_packet(link: str):
+    """(hub, response) of a public link's JSON; no token goes along (it may be any hub)."""
+    base, path = public_link(link)
+    hub = Hub(base)
+    try:
+        return hub, hub.public_packet(path)
+    except HubRequestError as exc:
+        if exc.status == 404:
+            raise LtmError(f"{link} is not a published packet (any more): its owner may have unpublished "
+                           "it; ask them for a new link") from None
+        raise
+
+
+# --- threads ---------------------------------------------------------------------------------
+
+def thread(packet_id: str) -> list[dict]:
+    """The packet's thread (parent_id chain) as far as the person may read it, oldest first."""
+    hub = connect()
+    return _packet_call(hub.thread, hub, packet_id)
+
+
+def resume_thread(packet_id: str) -> str:
+    """The resume block of the newest packet of the thread that holds `packet_id`, with the
+    locked decisions and failed attempts of the packets it continues carried in."""
+    items = thread(packet_id)
+    by_id = {item["id"]: item for item in items}
+    latest = items[-1]  # oldest first: the last is the newest
+    lineage, seen = [], {latest["id"]}
+    parent = latest.get("parent_id")
+    while parent in by_id and parent not in seen:  # a cycle of parent_ids stops here
+        seen.add(parent)
+        lineage.append(parent)
+        parent = by_id[parent].get("parent_id")
+    packet, _ = show(latest["id"])
+    ancestors = [show(ancestor)[0] for ancestor in reversed(lineage)]
+    return render_resume(packet, ancestors)
+
+
+# --- export and import -----------------------------------------------------------------------
+
+EXPORT_FORMATS = ("jsonl", "markdown")
+
+
+@contextmanager
+def export(format: str = "jsonl", team: str | None = None):
+    """Stream everything the person may read (or a team's): yields (packet count or None, chunks)."""
+    if format not in EXPORT_FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(EXPORT_FORMATS)}; got {format!r}")
+    hub = connect()
+    try:
+        with hub.export(format, team) as stream:
+            yield stream
+    except HubRequestError as exc:
+        if exc.status == 404 and team:
+            raise _no_team(hub, team) from None
+        raise
+
+
+@dataclass
+class Imported:
+    line: int
+    id: str
+    outcome: str  # "pushed", "already there" or "refused"
+    reason: str = ""
+
+
+def import_packets(lines, *, team: str | None = None, allow_unredacted: bool = False):
+    """Push each packet of a JSON-lines file (an iterable of byte lines), with push's validation
+    and redaction pre-flight. A packet the hub already serves exactly so is left alone, so a
+    second run changes nothing. Yields an Imported per packet; a refusal does not stop the run."""
+    hub = connect()
+    for number, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        loose = _loose_json(raw)
+        packet_id = str(loose.get("id", "")) if isinstance(loose, dict) else ""
+        try:
+            packet = check_for_push(raw, allow_unredacted=allow_unredacted)
+            if _served_as(hub, packet):
+                yield Imported(number, packet_id, "already there")
+                continue
+            _push(hub, raw, team)
+        except HubRequestError as exc:
+            if exc.status is None or exc.status >= 500:
+                raise  # the hub is unreachable or failing: stop, the next run picks up from here
+            yield Imported(number, packet_id, "refused", exc.report())
+        except LtmError as exc:
+            yield Imported(number, packet_id, "refused", exc.report())
+        else:
+            yield Imported(number, packet_id, "pushed")
+
+
+def _served_as(hub: Hub, packet: dict) -> bool:
+    """True when the hub already serves this very packet to the person."""
+    try:
+        return hub.get_packet(packet["id"]).json() == packet
+    except HubRequestError as exc:
+        if exc.status == 404:
+            return False
+        raise
 
 
 def rm(packet_id: str) -> None:
@@ -298,9 +467,14 @@ def leave_team(name: str) -> None:
     _team_call(leave, name)
 
 
-def create_invite(team: str) -> dict:
-    """A single-use invite: {"url", "expires_at", ...}."""
-    return _team_call(lambda hub: hub.create_invite(team), team)
+def create_invite(team: str, email: str | None = None, label: str | None = None) -> dict:
+    """A single-use invite: {"url", "expires_at", ...}; with `email`, the hub also mails it."""
+    return _team_call(lambda hub: hub.create_invite(team, email=email, label=label), team)
+
+
+def team_log(name: str, limit: int | None = None, before: int | None = None, kind: str | None = None) -> dict:
+    """A page of the team's activity log, newest first: {"events": [...], "next_before": id or None}."""
+    return _team_call(lambda hub: hub.team_events(name, limit=limit, before=before, kind=kind), name)
 
 
 def _team_call(call, name: str):

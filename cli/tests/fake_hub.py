@@ -6,6 +6,7 @@ the contract and records every request, so tests can check what the client sent.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import urllib.parse
@@ -33,7 +34,10 @@ class FakeState:
     displays: dict = field(default_factory=dict)  # user -> display name given when joining
     device_answers: list = field(default_factory=list)  # scripted answers of /oauth/token
     device_grant: dict = field(default_factory=dict)
+    cancelled: list = field(default_factory=list)  # device codes the client cancelled
+    has_me: bool = True  # False: a hub without GET /v1/me
     requests: list = field(default_factory=list)
+    cut_export: bool = False  # GET /v1/export stops before the end of its body
 
 
 class FakeHub:
@@ -76,11 +80,14 @@ def _handler_for(state: FakeState):
                 self.send_header(key, value)
             if data:
                 self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
+            # An export cut short: announce more than is sent, then hang up.
+            cut = state.cut_export and parsed.path == "/v1/export" and status == 200
+            self.send_header("Content-Length", str(len(data) + (1000 if cut else 0)))
+            self.close_connection = self.close_connection or cut
             self.end_headers()
             self.wfile.write(data)
 
-        do_GET = do_POST = do_DELETE = _dispatch
+        do_GET = do_POST = do_DELETE = do_PATCH = _dispatch
 
     return Handler
 
@@ -92,16 +99,37 @@ def _route(state: FakeState, method, parts, query, body, headers):
         return 200, {"ok": True, "version": "0.2"}, None
     if parts[:2] == ["v1", "invites"] and parts[-1] == "accept":
         return _accept(state, parts[2], _user(state, headers), json.loads(body or b"{}").get("display"))
+    if parts[:1] == ["p"] and len(parts) == 2 and method == "GET":
+        return _public(state, parts[1])
     user = _user(state, headers)
     if user is None:
         return 401, {"error": "invalid token"}, None
+    if parts == ["v1", "export"] and method == "GET":
+        return _export(state, user, query)
     if parts[:2] == ["v1", "packets"]:
         return _packets(state, user, method, parts[2:], query, body)
     if parts == ["v1", "search"]:
         return _search(state, user, query)
     if parts[:2] == ["v1", "teams"]:
         return _teams(state, user, method, parts[2:], body, f"http://{headers.get('Host')}")
+    if parts == ["v1", "me"] and state.has_me:
+        return _me(state, user, method, body, headers)
     return 404, {"error": "not found"}, None
+
+
+def _me(state, user, method, body, headers):
+    if method == "PATCH":
+        name = json.loads(body or b"{}").get("display_name")
+        if not isinstance(name, str) or len(name) > 80:
+            return 400, {"error": "a display name is at most 80 characters"}, None
+        state.displays[user] = name
+    token = headers["Authorization"].removeprefix("Bearer ")
+    return 200, {
+        "id": user.upper(), "username": user, "display_name": state.displays.get(user) or user,
+        "email": f"{user}@example.org",
+        "token": {"kind": "personal", "name": "laptop", "hint": hashlib.sha256(token.encode()).hexdigest()[:8],
+                  "scopes": ["read", "write"], "created_at": "2026-01-01T00:00:00Z", "expires_at": None},
+    }, None
 
 
 def _user(state, headers):
@@ -147,6 +175,8 @@ def _packets(state, user, method, rest, query, body):
         del state.packets[rest[0]]
         state.order.remove(rest[0])
         return 204, None, None
+    if rest[1:] == ["thread"] and method == "GET":
+        return 200, {"packets": _thread(state, user, rest[0])}, None
     if rest[1:] == ["publish"] and method == "POST":
         record["published"] = f"http://hub.test/p/{rest[0]}"
         return 200, {"id": rest[0], "public_url": record["published"]}, None
@@ -154,6 +184,63 @@ def _packets(state, user, method, rest, query, body):
         record["published"] = None
         return 204, None, None
     return 404, {"error": "not found"}, None
+
+
+def _readable(state, user, pid):
+    record = state.packets.get(pid)
+    return record is not None and _visible(state, user, pid, record["team"])
+
+
+def _thread_item(state, pid):
+    record = state.packets[pid]
+    packet = json.loads(record["body"])
+    return {"id": pid, "parent_id": packet.get("parent_id"), "created_at": packet["created_at"],
+            "goal": packet["goal"], "team": record["team"]}
+
+
+def _thread(state, user, pid):
+    """As the hub: readable ancestors to the root, then every readable descendant, oldest first."""
+    items = {pid: _thread_item(state, pid)}
+    parent = items[pid]["parent_id"]
+    while parent and parent not in items and _readable(state, user, parent):
+        items[parent] = _thread_item(state, parent)
+        parent = items[parent]["parent_id"]
+    grown = True
+    while grown:
+        children = [
+            other for other in state.packets
+            if other not in items and _readable(state, user, other)
+            and json.loads(state.packets[other]["body"]).get("parent_id") in items
+        ]
+        items.update((child, _thread_item(state, child)) for child in children)
+        grown = bool(children)
+    return sorted(items.values(), key=lambda item: (item["created_at"], item["id"]))
+
+
+def _export(state, user, query):
+    team = query.get("team")
+    if team and user not in state.teams.get(team, {}).get("members", {}):
+        return 404, {"error": "team not found"}, None
+    if query.get("format", "jsonl") not in ("jsonl", "markdown"):
+        return 400, {"error": "format must be one of jsonl, markdown"}, None
+    chosen = [
+        pid for pid in reversed(state.order)
+        if (state.packets[pid]["team"] == team if team else _readable(state, user, pid))
+    ]
+    packets = [json.loads(state.packets[pid]["body"]) for pid in chosen]
+    if query.get("format") == "markdown":
+        text = "# ltm export\n" + "".join(f"\n---\n\n## {p['goal']}\n\n- Packet: `{p['id']}`\n" for p in packets)
+    else:
+        text = "".join(json.dumps(p, sort_keys=True, separators=(",", ":")) + "\n" for p in packets)
+    return 200, text.encode(), {"X-LTM-Export-Count": str(len(packets))}
+
+
+def _public(state, name):
+    slug = name.removesuffix(".json")
+    for record in state.packets.values():
+        if name.endswith(".json") and record["published"] and record["published"].endswith(f"/p/{slug}"):
+            return 200, record["body"].encode(), None
+    return 404, {"error": "this link is no longer valid"}, None
 
 
 def _search(state, user, query):
@@ -242,6 +329,9 @@ def _oauth(state, endpoint, body):
     form = dict(urllib.parse.parse_qsl(body.decode()))
     if form.get("client_id") != "ltm-cli":
         return 401, {"error": "invalid_client"}, None
+    if endpoint == "device":  # /oauth/device/cancel
+        state.cancelled.append(form.get("device_code"))
+        return 200, {"status": "cancelled"}, None
     if endpoint == "authorize_device":
         if form.get("scope") != "read write":
             return 400, {"error": "invalid_scope"}, None

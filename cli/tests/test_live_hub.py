@@ -5,6 +5,7 @@ Run from the repository root (its pytest.ini sets DJANGO_SETTINGS_MODULE=hub.set
 
 import json
 import os
+import socket
 
 import pytest
 
@@ -269,10 +270,61 @@ def test_device_flow_end_to_end(live_server, person, tmp_path, monkeypatch, caps
         assert not (tmp_path / "device" / "credentials").exists()
         return
     assert code == 0, err
+    assert err.endswith(f"ltm: signed in to {live_server.url} as alice (alice@example.com)\n")
     token = (tmp_path / "device" / "credentials").read_text().strip()
     assert token and not token.startswith("-")
     assert main(["ls", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"packets": []}
+
+    # the device row: this machine's name, the client's version, and the hint whoami prints
+    from accounts.selectors import device_list
+
+    import ltm
+
+    (device,) = device_list(viewer=alice)
+    assert (device.name, device.client, device.client_version) == (socket.gethostname(), "ltm Python client", ltm.__version__)
+    assert device.requested_from == "127.0.0.1"
+    assert main(["auth", "whoami"]) == 0
+    identity = json.loads(capsys.readouterr().out)
+    assert identity["token_hash8"] == identity["token"]["hint"] == device.hint
+    assert identity["token"]["kind"] == "oauth" and identity["token"]["name"] == socket.gethostname()
+    assert identity["account"]["display_name"] == "alice"
+
+
+def test_ctrl_c_while_waiting_cancels_the_code(live_server, person, tmp_path, monkeypatch, capsys):
+    """Ctrl-C during the polling tells the hub; the code can then not be approved."""
+    from accounts.selectors import device_grant_find
+    from core.errors import BadRequest
+
+    import ltm.device
+
+    alice, _ = person("alice")
+    ensure_cli_application()
+    monkeypatch.setenv("LTM_CONFIG_DIR", str(tmp_path / "device"))
+    monkeypatch.delenv("LTM_HUB_URL", raising=False)
+    clock = InstantTime()
+
+    def ctrl_c(seconds):
+        raise KeyboardInterrupt
+
+    clock.sleep = ctrl_c
+    monkeypatch.setattr(ltm.device, "time", clock)
+    opened = []
+    monkeypatch.setattr(ltm.device, "open_browser", lambda url: opened.append(url) or True)
+    assert main(["auth", live_server.url]) == 130
+    assert "the hub cancelled the code" in capsys.readouterr().err
+    code = opened[0].split("user_code=")[1]
+    with pytest.raises(BadRequest, match="cancelled in the terminal"):
+        device_grant_find(viewer=alice, address="127.0.0.1", raw_code=code)
+
+
+def test_account_set_name_is_what_teammates_see(signed_in, live_server, person, tmp_path, monkeypatch, capsys):
+    out_of(capsys, ["teams", "create", "names"])
+    assert out_of(capsys, ["account", "set-name", "Ada Lovelace"]) == "Ada Lovelace\n"
+    members = json.loads(out_of(capsys, ["teams", "members", "names", "--json"]))["members"]
+    assert [member["display"] for member in members] == ["Ada Lovelace"]
+    assert main(["account", "set-name", "Ada\nLovelace"]) == 1
+    assert "control characters" in capsys.readouterr().err
 
 
 def test_pushing_your_packet_into_another_scope_shows_the_hubs_reason(signed_in, tmp_path, capsys):

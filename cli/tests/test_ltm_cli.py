@@ -4,6 +4,7 @@ import hashlib
 import io
 import json
 import re
+import socket
 import stat
 import sys
 from datetime import datetime, timezone
@@ -435,15 +436,49 @@ def test_auth_with_a_pasted_token(hub, config_dir, monkeypatch, capsys):
     monkeypatch.delenv("LTM_HUB_URL")
     assert main(["auth", hub.url, "tok-alice"]) == 0
     paths = [r.path for r in hub.state.requests]
-    assert paths == ["/v1/healthz", "/v1/packets?limit=1"]
+    # the Go client's two checks, then who the token is, for the last line
+    assert paths == ["/v1/healthz", "/v1/packets?limit=1", "/v1/me"]
+    assert capsys.readouterr().err.endswith(f"ltm: signed in to {hub.url} as alice (alice@example.org)\n")
     assert (config_dir / "credentials").read_text() == "tok-alice\n"
     assert f'host = "{hub.url}"' in (config_dir / "config.toml").read_text()
     assert main(["auth", "whoami"]) == 0
     fingerprint = hashlib.sha256(b"tok-alice").hexdigest()[:8]
-    # the Go client's output: indented JSON, keys host and token_hash8
-    assert capsys.readouterr().out.endswith(
-        f'{{\n  "host": "{hub.url}",\n  "token_hash8": "{fingerprint}"\n}}\n'
-    )
+    captured = capsys.readouterr()
+    # the Go client's output first (indented JSON, keys host and token_hash8), then the account
+    assert captured.out.startswith(f'{{\n  "host": "{hub.url}",\n  "token_hash8": "{fingerprint}",\n')
+    identity = json.loads(captured.out)
+    assert identity["account"] == {"id": "ALICE", "username": "alice", "display_name": "alice", "email": "alice@example.org"}
+    assert identity["token"]["hint"] == fingerprint
+    assert captured.err == f"ltm: signed in to {hub.url} as alice (alice@example.org)\n"
+
+
+def test_sign_in_to_a_hub_without_v1_me_still_succeeds(hub, config_dir, monkeypatch, capsys):
+    (config_dir / "credentials").unlink()
+    monkeypatch.delenv("LTM_HUB_URL")
+    hub.state.has_me = False  # another hub implementation: 404
+    assert main(["auth", hub.url, "tok-alice"]) == 0
+    assert capsys.readouterr().err.endswith(f"ltm: signed in to {hub.url}\n")
+    assert (config_dir / "credentials").read_text() == "tok-alice\n"
+
+
+def test_whoami_says_when_the_hub_cannot_tell_the_account(hub, config_dir, capsys):
+    (config_dir / "credentials").write_text("tok-revoked\n")
+    assert main(["auth", "whoami"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == {"host": hub.url, "token_hash8": hashlib.sha256(b"tok-revoked").hexdigest()[:8]}
+    assert "the hub did not say which account this is: token rejected" in captured.err
+
+
+def test_account_set_name(hub, capsys):
+    assert main(["account", "set-name", "Ada Lovelace"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "Ada Lovelace\n"
+    assert captured.err == "ltm: teammates now see you as Ada Lovelace\n"
+    sent = hub.last("PATCH", "/v1/me")
+    assert json.loads(sent.body) == {"display_name": "Ada Lovelace"}
+    assert sent.headers["Authorization"] == "Bearer tok-alice"
+    assert main(["account", "set-name", "x" * 81]) == 1
+    assert "at most 80 characters" in capsys.readouterr().err
 
 
 def test_auth_with_a_rejected_token_stores_nothing(hub, config_dir, capsys):
@@ -518,7 +553,8 @@ def test_device_flow_polls_slows_down_and_stores_the_token(hub, config_dir, fake
     assert sum(fake_time.slept) == 2 + 2 + 7  # interval, interval, interval + 5 after slow_down
     authorize = hub.last("POST", "/oauth/authorize_device")
     assert authorize.headers["Content-Type"] == "application/x-www-form-urlencoded"
-    assert authorize.body == b"client_id=ltm-cli&scope=read+write"
+    # the contract's two fields, then this machine's name (a field other hubs ignore)
+    assert authorize.body == b"client_id=ltm-cli&scope=read+write&device_name=" + socket.gethostname().encode()
     poll = hub.last("POST", "/oauth/token")
     assert poll.body == (
         b"grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code&device_code=dev-123&client_id=ltm-cli"
@@ -537,6 +573,25 @@ def test_device_flow_stops_on_errors(hub, config_dir, fake_time, browser, capsys
     hub.state.device_answers = [(400, {"error": error, "error_description": "the device code is unknown"})]
     assert main(["auth", hub.url]) == 1
     assert message in capsys.readouterr().err
+    assert not (config_dir / "credentials").exists()
+
+
+def test_ctrl_c_while_waiting_cancels_the_code_on_the_hub(hub, config_dir, fake_time, browser, capsys, monkeypatch):
+    (config_dir / "credentials").unlink()
+    grant(hub)
+    hub.state.device_answers = [(400, {"error": "authorization_pending"})]
+
+    def interrupted(seconds):
+        if hub.state.requests[-1].path == "/oauth/token":  # after the first poll: Ctrl-C
+            raise KeyboardInterrupt
+        fake_time.now += seconds
+
+    monkeypatch.setattr(fake_time, "sleep", interrupted)
+    assert main(["auth"]) == 130
+    assert hub.state.cancelled == ["dev-123"]
+    assert hub.last("POST", "/oauth/device/cancel").body == b"device_code=dev-123&client_id=ltm-cli"
+    err = capsys.readouterr().err
+    assert "the hub cancelled the code: it can no longer be approved" in err and err.endswith("ltm: cancelled\n")
     assert not (config_dir / "credentials").exists()
 
 

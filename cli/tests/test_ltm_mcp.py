@@ -10,12 +10,12 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import ltm
-from ltm.protocol.packet import example_packet, schema
+from ltm.protocol.packet import canonical_json, example_packet, schema
 from ltm.protocol.resume import render_resume
 
 from mcp import Client, StdioServerParameters
 
-TOOLS = {"save", "push", "resume", "ls", "show", "pull", "rm", "publish", "unpublish", "example", "whoami", "search",
+TOOLS = {"save", "push", "resume", "ls", "show", "pull", "rm", "publish", "unpublish", "example", "whoami", "thread", "search",
          "platform"}
 
 
@@ -145,3 +145,28 @@ def test_requests_received_before_stdin_closes_are_all_answered(hub, config_dir)
     assert "tools" in answers[2]["result"]
     assert json.loads(answers[3]["result"]["content"][0]["text"])["goal"] == example_packet()["goal"]
     assert json.loads(answers["four"]["result"]["content"][0]["text"]) == []
+
+
+def test_thread_tool_and_resume_of_a_thread(hub, config_dir):
+    first, second = example_packet(), example_packet()
+    first.update(id="01MCPTHREAD000000000000001", created_at="2026-04-01T00:00:00Z",
+                 attempts=[{"tried": "Polling", "outcome": "failed", "learned": "too slow"}])
+    second.update(id="01MCPTHREAD000000000000002", created_at="2026-04-02T00:00:00Z", parent_id=first["id"],
+                  attempts=[])
+    for body in (first, second):
+        hub.state.packets[body["id"]] = {"owner": "alice", "team": None, "body": canonical_json(body),
+                                         "published": None}
+
+    async def steps(client):
+        return {
+            "thread": await client.call_tool("thread", {"id": second["id"]}),
+            "resume": await client.call_tool("resume", {"id": first["id"], "thread": True}),
+            "missing": await client.call_tool("thread", {"id": "01HV0000000000000000000000"}),
+        }
+
+    results = run_session(config_dir, hub.url, steps)
+    assert not results["thread"].is_error
+    assert [item["id"] for item in json.loads(text(results["thread"]))] == [first["id"], second["id"]]
+    assert text(results["resume"]) == render_resume(second, [first])
+    assert "Polling" in text(results["resume"])
+    assert results["missing"].is_error and "not found" in text(results["missing"])

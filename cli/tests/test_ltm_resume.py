@@ -1,7 +1,7 @@
 """The resume block: section order of the contract, empty sections left out, v0.1 and v0.2."""
 
 from ltm.protocol.packet import example_packet
-from ltm.protocol.resume import render_resume
+from ltm.protocol.resume import render_resume, render_section
 
 ORDER = [
     "## Goal",
@@ -87,3 +87,42 @@ def test_multiline_text_stays_inside_its_list_item():
     packet["constraints"] = ["first line\nsecond line"]
     text = render_resume(packet)
     assert "- first line\n  second line" in text
+
+
+def test_ancestors_carry_their_locked_decisions_and_failed_attempts_once():
+    root = {
+        "ltm_version": "0.2", "id": "01ROOTPACKET00000000000000", "created_at": "2026-01-01T00:00:00Z",
+        "goal": "Start", "next_step": "Go on",
+        "decisions": [
+            {"what": "Use PostgreSQL", "why": "Concurrency", "locked": True},
+            {"what": "Maybe Redis", "why": "Speed", "locked": False},
+            {"what": "Keep the API", "why": "Clients", "locked": True},
+        ],
+        "attempts": [
+            {"tried": "SQLite WAL", "outcome": "failed", "learned": "Locks"},
+            {"tried": "Indexes", "outcome": "succeeded"},
+        ],
+    }
+    latest = {
+        "ltm_version": "0.2", "id": "01LATESTPACKET000000000000", "created_at": "2026-01-02T00:00:00Z",
+        "goal": "Finish", "next_step": "Ship it", "parent_id": root["id"],
+        "decisions": [{"what": "Keep the API", "why": "Clients", "locked": True}],
+    }
+    block = render_resume(latest, [root])
+    locked = block.split("## Locked decisions\n\n")[1].split("\n\n## ")[0]
+    assert locked == (
+        "- Keep the API\n  - Why: Clients\n"
+        "- Use PostgreSQL\n  - Why: Concurrency\n  - From earlier packet: 01ROOTPACKET00000000000000"
+    )
+    failed = block.split("## Prior attempts that failed or were partial\n\n")[1].split("\n\n## ")[0]
+    assert failed == "- [failed] SQLite WAL\n  - Learned: Locks\n  - From earlier packet: 01ROOTPACKET00000000000000"
+    assert "Maybe Redis" not in block and "Indexes" not in block  # only what binds the next session
+    assert render_resume(latest) == render_resume(latest, [])
+
+
+def test_section_of_an_export_document():
+    packet = example_packet()
+    packet["goal"] = "Two\nlines"
+    section = render_section(packet, ["Packet: `x`", "Personal"])
+    assert section.startswith("## Two lines\n\n- Packet: `x`\n- Personal\n\n### Next step\n\n")
+    assert "### Locked decisions" in section and "## Goal" not in section and "Your first action" not in section

@@ -271,6 +271,14 @@ EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", default="")
 EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=True)
 EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="ltm hub <noreply@localhost>")
+# EMAIL_URL (e.g. smtp+tls://user:password@smtp.example.com:587, or smtp+ssl://...:465) sets the
+# backend and the server in one variable, over the above.
+if env("EMAIL_URL", default=""):
+    vars().update({key: value for key, value in env.email_url("EMAIL_URL").items() if value not in (None, "")})
+    EMAIL_USE_TLS = EMAIL_USE_TLS and not EMAIL_USE_SSL  # Django refuses both
+# The filebased backend (EMAIL_BACKEND=django.core.mail.backends.filebased.EmailBackend) writes
+# each mail to a file in this folder.
+EMAIL_FILE_PATH = env("EMAIL_FILE_PATH", default="")
 
 # Accounts (django-allauth): sign in with username or email; sign-up asks both. Verification is
 # "optional" by default so that a person who signs up in the middle of `ltm auth` comes straight

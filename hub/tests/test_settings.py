@@ -23,6 +23,9 @@ print(json.dumps({
     "PASSWORD_HASHERS": settings.PASSWORD_HASHERS,
     "CELERY_TASK_ALWAYS_EAGER": settings.CELERY_TASK_ALWAYS_EAGER,
     "EMAIL_BACKEND": settings.EMAIL_BACKEND,
+    "EMAIL": {name: getattr(settings, name) for name in (
+        "EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER", "EMAIL_HOST_PASSWORD", "EMAIL_USE_TLS", "EMAIL_USE_SSL",
+        "EMAIL_FILE_PATH")},
     "CACHE_BACKEND": settings.CACHES["default"]["BACKEND"],
     "CACHE_OPTIONS": settings.CACHES["default"].get("OPTIONS", {}),
     "DB_ENGINE": db["ENGINE"],
@@ -138,3 +141,17 @@ def test_test_settings_use_the_fast_password_hasher_and_eager_tasks():
     settings = loaded("hub.settings.test", REDIS_URL="redis://127.0.0.1:6379/0")
     assert settings["PASSWORD_HASHERS"] == ["django.contrib.auth.hashers.MD5PasswordHasher"]
     assert settings["CELERY_TASK_ALWAYS_EAGER"] is True
+
+
+def test_production_mail_from_one_email_url_or_a_file_folder():
+    tls = loaded("hub.settings.production", **PRODUCTION, EMAIL_URL="smtp+tls://hub:s3cret@smtp.example.org:587")
+    assert tls["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert tls["EMAIL"] == {"EMAIL_HOST": "smtp.example.org", "EMAIL_PORT": 587, "EMAIL_HOST_USER": "hub",
+                            "EMAIL_HOST_PASSWORD": "s3cret", "EMAIL_USE_TLS": True, "EMAIL_USE_SSL": False,
+                            "EMAIL_FILE_PATH": ""}
+    ssl = loaded("hub.settings.production", **PRODUCTION, EMAIL_URL="smtp+ssl://hub:s3cret@smtp.example.org:465")
+    assert (ssl["EMAIL"]["EMAIL_USE_SSL"], ssl["EMAIL"]["EMAIL_USE_TLS"], ssl["EMAIL"]["EMAIL_PORT"]) == (True, False, 465)
+    files = loaded("hub.settings.production", **PRODUCTION,
+                   EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend", EMAIL_FILE_PATH="var/mail")
+    assert (files["EMAIL_BACKEND"], files["EMAIL"]["EMAIL_FILE_PATH"]) == (
+        "django.core.mail.backends.filebased.EmailBackend", "var/mail")

@@ -241,7 +241,7 @@ def test_the_database_keeps_the_index(alice):
     if connection.vendor == "sqlite":
         with connection.cursor() as cursor:
             cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'packets_packet'")
-            assert {row[0] for row in cursor.fetchall()} == {
+            assert {row[0] for row in cursor.fetchall()} >= {
                 "packets_search_insert", "packets_search_update", "packets_search_delete"}
     store_directly(alice, packet_v02(id="01DIRECT000000000001", goal="heron"))
     Packet.objects.filter(pk="01DIRECT000000000001").update(goal="wren")

@@ -32,9 +32,12 @@ def test_packet_list_is_personal_or_the_teams_newest_first_up_to_the_limit(alice
     old = push_packet(bob, created_at="2026-01-01T00:00:00Z")
     new = push_packet(bob, created_at="2026-02-01T00:00:00Z")
     shared = push_packet(bob, team=alpha)
-    assert list(selectors.packet_list(viewer=bob)) == [new, old]
-    assert list(selectors.packet_list(viewer=bob, limit=1)) == [new]
-    assert list(selectors.packet_list(viewer=alice, team_name=alpha.name)) == [shared]
+    def listed(**kwargs):
+        return [(packet.id, packet.created_at, packet.goal) for packet in selectors.packet_list(**kwargs)]
+
+    assert listed(viewer=bob) == [(p.id, p.created_at, p.goal) for p in (new, old)]
+    assert listed(viewer=bob, limit=1) == [(new.id, new.created_at, new.goal)]
+    assert listed(viewer=alice, team_name=alpha.name) == [(shared.id, shared.created_at, shared.goal)]
 
 
 def test_packet_get_answers_a_packet_of_others_as_unknown(alice, bob, carol, alpha):

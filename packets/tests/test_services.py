@@ -79,7 +79,7 @@ def test_packet_delete_by_the_creator_or_the_team_owner(alice, bob, alpha):
 def test_packet_delete_refuses_another_member_and_answers_a_stranger_as_unknown(alice, bob, carol, alpha):
     shared = push_packet(alice, team=alpha)
     assert refusal(Forbidden, lambda: services.packet_delete(actor=bob, packet_id=shared.pk)) == (
-        "only the packet's creator or the team owner can do this"
+        "only the packet's creator or the team owner (or an admin) can do this"
     )
     personal = push_packet(alice)
     for actor, packet_id in [(carol, shared.pk), (bob, personal.pk), (alice, "01NOSUCHPACKET")]:
@@ -104,7 +104,7 @@ def test_packet_publish_and_unpublish_need_the_change_right(alice, bob, carol, a
     packet = push_packet(alice, team=alpha)
     for change in (services.packet_publish, services.packet_unpublish):
         assert refusal(Forbidden, lambda: change(actor=bob, packet_id=packet.pk)) == (
-            "only the packet's creator or the team owner can do this"
+            "only the packet's creator or the team owner (or an admin) can do this"
         )
         assert refusal(NotFound, lambda: change(actor=carol, packet_id=packet.pk)) == "packet not found"
     assert Packet.objects.get(pk=packet.pk).public_slug is None

@@ -127,12 +127,31 @@ def test_a_removed_creator_keeps_the_right_to_delete(api_as, alice, bob, pushed_
     assert api_as(bob).delete(f"/v1/packets/{pushed_by_bob['id']}").status_code == 204
 
 
-def test_a_new_owner_gets_the_delete_right_and_the_old_owner_loses_it(api_as, alice, carol, alpha, pushed_by_bob):
-    from teams.services import team_transfer
+def test_a_new_owner_gets_the_delete_right_and_the_old_owner_keeps_it_as_admin_until_demoted(
+    api_as, alice, carol, alpha, pushed_by_bob
+):
+    from teams.services import membership_set_role, team_transfer_accept, team_transfer_offer
 
-    team_transfer(actor=alice, team=alpha, new_owner_id=carol.id)
+    team_transfer_offer(actor=alice, team=alpha, new_owner_id=carol.id)
+    team_transfer_accept(actor=carol, team=alpha)
+    membership_set_role(actor=carol, team=alpha, user_id=alice.id, role="member")
     assert api_as(alice).delete(f"/v1/packets/{pushed_by_bob['id']}").status_code == 403
     assert api_as(carol).delete(f"/v1/packets/{pushed_by_bob['id']}").status_code == 204
+
+
+def test_an_admin_publishes_and_deletes_any_team_packet_and_a_plain_member_may_not(
+    api_as, alice, carol, alpha, pushed_by_bob
+):
+    from teams.services import membership_set_role
+
+    packet_id = pushed_by_bob["id"]
+    assert api_as(carol).post(f"/v1/packets/{packet_id}/publish").status_code == 403
+    assert api_as(carol).delete(f"/v1/packets/{packet_id}").status_code == 403
+    membership_set_role(actor=alice, team=alpha, user_id=carol.id, role="admin")
+    assert api_as(carol).post(f"/v1/packets/{packet_id}/publish").status_code == 200
+    assert api_as(carol).delete(f"/v1/packets/{packet_id}/publish").status_code == 204
+    assert api_as(carol).delete(f"/v1/packets/{packet_id}").status_code == 204
+    assert not Packet.objects.filter(pk=packet_id).exists()
 
 
 def test_a_creator_re_pushing_to_another_scope_is_refused_and_the_team_keeps_it(api_as, bob, carol, pushed_by_bob):
@@ -205,3 +224,14 @@ def test_delete_the_account_takes_personal_packets_and_leaves_team_packets_with_
     assert not Packet.objects.filter(pk=personal.pk).exists()
     assert Packet.objects.get(pk=shared.pk).owner == bob
     assert client.get("/tokens").status_code == 302  # signed out
+
+
+def test_the_packet_page_offers_an_admin_delete_and_publish(alice, carol, alpha, pushed_by_bob):
+    from core.testing import signed_in
+    from teams.services import membership_set_role
+
+    path = f"/packets/{pushed_by_bob['id']}"
+    assert f"{path}/delete" not in signed_in(carol).get(path).content.decode()
+    membership_set_role(actor=alice, team=alpha, user_id=carol.id, role="admin")
+    page = signed_in(carol).get(path).content.decode()
+    assert f"{path}/delete" in page and f"{path}/publish" in page

@@ -32,3 +32,18 @@ def test_admin_cannot_add_teams_or_edit_memberships_so_a_team_keeps_one_owner(al
     team.refresh_from_db()
     assert (team.name, team.owner) == ("core2", bob)
     assert list(team.memberships.values_list("user__username", "role")) == [("bob", "owner")]
+
+
+def test_the_activity_log_is_read_only_in_the_admin(alice, bob):
+    from teams.models import TeamEvent
+    from teams.services import team_leave
+
+    make_admin(alice)
+    team = make_team(bob, "core", members=[alice])
+    team_leave(actor=alice, team=team)
+    event = TeamEvent.objects.get()
+    client = signed_in(alice)
+    assert "left" in client.get("/admin/teams/teamevent/").content.decode()
+    assert client.post(f"/admin/teams/teamevent/{event.pk}/change/", {"kind": "member.joined"}).status_code == 403
+    assert client.get(f"/admin/teams/teamevent/{event.pk}/delete/").status_code == 403
+    assert TeamEvent.objects.get().kind == "member.left"

@@ -250,7 +250,7 @@ def test_the_owner_revokes_an_unused_invite_and_it_stops_working(api_as, anon_ap
 def test_a_member_cannot_revoke(api_as, bob, alpha):
     invite, _ = make_invite(alpha, actor=bob)
     response = api_as(bob).delete(f"/v1/teams/alpha/invites/{invite.id}")
-    assert (response.status_code, response.json()) == (403, {"error": "only the team owner can do this"})
+    assert (response.status_code, response.json()) == (403, {"error": "only the team owner or an admin can do this"})
     assert Invite.objects.get().revoked_at is None
 
 

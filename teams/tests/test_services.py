@@ -32,25 +32,50 @@ def roles(team):
     return dict(Membership.objects.filter(team=team).values_list("user__username", "role"))
 
 
-def test_transfer_makes_the_member_owner_and_the_old_owner_a_member(alice, bob, alpha):
-    services.team_transfer(actor=alice, team=alpha, new_owner_id=bob.id)
-    assert Team.objects.get(pk=alpha.pk).owner == bob
-    assert roles(alpha) == {"alice": "member", "bob": "owner"}
+def test_transfer_is_offered_then_accepted_and_the_old_owner_becomes_an_admin(alice, bob, alpha):
+    services.team_transfer_offer(actor=alice, team=alpha, new_owner_id=bob.id)
+    assert Team.objects.get(pk=alpha.pk).owner == alice  # nothing changes before bob accepts
+    assert roles(alpha) == {"alice": "owner", "bob": "member"}
+
+    services.team_transfer_accept(actor=bob, team=alpha)
+    team = Team.objects.get(pk=alpha.pk)
+    assert (team.owner, team.transfer_to) == (bob, None)
+    assert roles(alpha) == {"alice": "admin", "bob": "owner"}
     # The old owner may now leave; the new one may not.
     services.team_leave(actor=alice, team=alpha)
     with pytest.raises(BadRequest):
         services.team_leave(actor=bob, team=alpha)
 
 
-def test_only_the_owner_transfers(alice, bob, alpha):
-    with pytest.raises(Forbidden):
-        services.team_transfer(actor=bob, team=alpha, new_owner_id=bob.id)
-    assert roles(alpha) == {"alice": "owner", "bob": "member"}
+def test_only_the_owner_offers_and_only_the_member_offered_accepts(alice, bob, carol, alpha):
+    Membership.objects.create(team=alpha, user=carol, role=Membership.ADMIN)
+    for actor in (bob, carol):
+        assert refusal(Forbidden, lambda: services.team_transfer_offer(actor=actor, team=alpha, new_owner_id=bob.id)) == (
+            "only the team owner can do this"
+        )
+    assert refusal(NotFound, lambda: services.team_transfer_accept(actor=bob, team=alpha)) == (
+        "no ownership transfer is pending"
+    )
+    services.team_transfer_offer(actor=alice, team=alpha, new_owner_id=bob.id)
+    assert refusal(Forbidden, lambda: services.team_transfer_accept(actor=carol, team=alpha)) == (
+        "the ownership of this team was offered to someone else"
+    )
+    assert refusal(Forbidden, lambda: services.team_transfer_cancel(actor=carol, team=alpha)).startswith("only the")
+    assert roles(alpha) == {"alice": "owner", "bob": "member", "carol": "admin"}
+
+
+def test_an_offer_ends_when_the_member_offered_leaves_or_declines(alice, bob, alpha):
+    services.team_transfer_offer(actor=alice, team=alpha, new_owner_id=bob.id)
+    services.team_transfer_cancel(actor=bob, team=alpha)
+    assert Team.objects.get(pk=alpha.pk).transfer_to is None
+    services.team_transfer_offer(actor=alice, team=alpha, new_owner_id=bob.id)
+    services.team_leave(actor=bob, team=alpha)
+    assert Team.objects.get(pk=alpha.pk).transfer_to is None
 
 
 def test_transfer_to_a_non_member_is_404(alice, carol, alpha):
     with pytest.raises(NotFound):
-        services.team_transfer(actor=alice, team=alpha, new_owner_id=carol.id)
+        services.team_transfer_offer(actor=alice, team=alpha, new_owner_id=carol.id)
     assert Team.objects.get(pk=alpha.pk).owner == alice
 
 
@@ -59,9 +84,14 @@ def test_a_non_member_actor_gets_404_from_every_service(carol, bob, alpha):
         lambda: services.team_delete(actor=carol, team=alpha),
         lambda: services.membership_remove(actor=carol, team=alpha, user_id=bob.id),
         lambda: services.team_leave(actor=carol, team=alpha),
-        lambda: services.team_transfer(actor=carol, team=alpha, new_owner_id=carol.id),
+        lambda: services.team_transfer_offer(actor=carol, team=alpha, new_owner_id=carol.id),
+        lambda: services.team_transfer_accept(actor=carol, team=alpha),
+        lambda: services.team_transfer_cancel(actor=carol, team=alpha),
+        lambda: services.membership_set_role(actor=carol, team=alpha, user_id=bob.id, role="admin"),
         lambda: services.invite_create(actor=carol, team=alpha),
+        lambda: services.invite_create(actor=carol, team=alpha, email="x@example.org", link=str),
         lambda: services.invite_revoke(actor=carol, team=alpha, invite_id="x"),
+        lambda: services.invite_resend(actor=carol, team=alpha, invite_id="x", link=str),
     ]
     for call in calls:
         with pytest.raises(NotFound):
@@ -107,7 +137,7 @@ def test_team_delete_takes_the_memberships_and_invites_and_only_the_owner_may(al
 
 def test_membership_remove_by_the_owner_and_its_refusals(alice, bob, carol, alpha):
     assert refusal(Forbidden, lambda: services.membership_remove(actor=bob, team=alpha, user_id=alice.id)) == (
-        "only the team owner can do this"
+        "only the team owner or an admin can do this"
     )
     assert refusal(NotFound, lambda: services.membership_remove(actor=alice, team=alpha, user_id=carol.id)) == (
         "member not found"
@@ -129,10 +159,45 @@ def test_team_leave_by_a_member_but_not_the_owner(alice, bob, alpha):
     assert roles(alpha) == {"alice": "owner"}
 
 
-def test_transfer_to_oneself_changes_nothing(alice, alpha):
-    services.team_transfer(actor=alice, team=alpha, new_owner_id=alice.id)
-    assert Team.objects.get(pk=alpha.pk).owner == alice
-    assert roles(alpha) == {"alice": "owner", "bob": "member"}
+def test_transfer_to_oneself_is_refused(alice, alpha):
+    assert refusal(BadRequest, lambda: services.team_transfer_offer(actor=alice, team=alpha, new_owner_id=alice.id)) == (
+        "you already own this team"
+    )
+    assert Team.objects.get(pk=alpha.pk).transfer_to is None
+
+
+def test_an_admin_removes_plain_members_but_not_admins_or_the_owner(alice, bob, carol, make_user, alpha):
+    dave = make_user("dave")
+    Membership.objects.create(team=alpha, user=carol, role=Membership.ADMIN)
+    Membership.objects.create(team=alpha, user=dave, role=Membership.ADMIN)
+    assert refusal(Forbidden, lambda: services.membership_remove(actor=carol, team=alpha, user_id=dave.id)) == (
+        "only the team owner can remove an admin"
+    )
+    assert refusal(BadRequest, lambda: services.membership_remove(actor=carol, team=alpha, user_id=alice.id)).startswith(
+        "the owner cannot be removed"
+    )
+    services.membership_remove(actor=carol, team=alpha, user_id=bob.id)
+    services.membership_remove(actor=alice, team=alpha, user_id=dave.id)  # the owner removes admins
+    assert roles(alpha) == {"alice": "owner", "carol": "admin"}
+
+
+def test_the_owner_promotes_and_demotes_and_nobody_else_may(alice, bob, carol, alpha):
+    Membership.objects.create(team=alpha, user=carol, role=Membership.ADMIN)
+    assert services.membership_set_role(actor=alice, team=alpha, user_id=bob.id, role="admin").role == "admin"
+    assert roles(alpha)["bob"] == "admin"
+    services.membership_set_role(actor=alice, team=alpha, user_id=bob.id, role="member")
+    assert roles(alpha)["bob"] == "member"
+    for actor in (bob, carol):
+        assert refusal(Forbidden, lambda: services.membership_set_role(actor=actor, team=alpha, user_id=bob.id, role="admin")) == (
+            "only the team owner can do this"
+        )
+    for role in ("owner", "boss", None, 3):
+        with pytest.raises(BadRequest):
+            services.membership_set_role(actor=alice, team=alpha, user_id=bob.id, role=role)
+    assert refusal(BadRequest, lambda: services.membership_set_role(actor=alice, team=alpha, user_id=alice.id, role="member")) == (
+        "the owner's role cannot change; transfer ownership instead"
+    )
+    assert roles(alpha) == {"alice": "owner", "bob": "member", "carol": "admin"}
 
 
 # Invites
@@ -154,7 +219,7 @@ def test_invite_create_by_any_member_stores_only_the_codes_hash(bob, alpha):
 def test_invite_revoke_by_the_owner_and_again_changes_nothing(alice, bob, alpha):
     invite, _ = make_invite(alpha, actor=bob)
     assert refusal(Forbidden, lambda: services.invite_revoke(actor=bob, team=alpha, invite_id=invite.pk)) == (
-        "only the team owner can do this"
+        "only the team owner or an admin can do this"
     )
     revoked = services.invite_revoke(actor=alice, team=alpha, invite_id=invite.pk).revoked_at
     assert revoked is not None

@@ -75,11 +75,11 @@ def test_team_page_lists_members_with_roles_and_pending_invites(alice, bob, team
     assert [m.user.username for m in response.context["members"]] == ["alice", "bob"]
     assert [m.role for m in response.context["members"]] == ["owner", "member"]
     assert len(response.context["invites"]) == 1
-    assert "Invite links" in body and "bob" in body
+    assert "Invites" in body and "bob" in body
 
 
 @pytest.mark.parametrize("path", [
-    "/teams/core", "/teams/nope",
+    "/teams/core", "/teams/nope", "/teams/core/activity",
 ])
 def test_a_stranger_gets_404_on_team_pages(carol, team, path):
     assert signed_in(carol).get(path).status_code == 404
@@ -92,6 +92,10 @@ def test_a_stranger_gets_404_on_team_pages(carol, team, path):
     ("/teams/core/transfer", {"new_owner_id": "x", "confirmed": "yes"}),
     ("/teams/core/members/x/remove", {"confirmed": "yes"}),
     ("/teams/core/invites/x/revoke", {"confirmed": "yes"}),
+    ("/teams/core/invites/x/resend", {}),
+    ("/teams/core/members/x/role", {"role": "admin"}),
+    ("/teams/core/transfer/accept", {}),
+    ("/teams/core/transfer/cancel", {}),
 ])
 def test_a_stranger_gets_404_on_team_actions(carol, team, path, data):
     assert signed_in(carol).post(path, data).status_code == 404
@@ -148,7 +152,41 @@ def test_a_member_cannot_revoke_an_invite(alice, bob, team):
     response = signed_in(bob).post(f"/teams/core/invites/{invite.pk}/revoke", {"confirmed": "yes"}, follow=True)
     invite.refresh_from_db()
     assert invite.revoked_at is None
+    assert "only the team owner or an admin can do this" in response.content.decode()
+
+
+def test_the_owner_invites_by_email_and_resends(alice, team, mailoutbox, django_capture_on_commit_callbacks):
+    client = signed_in(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/teams/core/invites", {"email": "sam@example.org"}, follow=True)
+    assert "Invite sent to sam@example.org." in response.content.decode()
+    assert "/v1/invites/" not in response.content.decode()  # the link goes by mail only
+    invite = Invite.objects.get(team=team)
+    assert invite.email == "sam@example.org" and "http://testserver/v1/invites/" in mailoutbox[0].body
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/teams/core/invites/{invite.pk}/resend", follow=True)
+    assert "Invite sent again to sam@example.org" in response.content.decode() and len(mailoutbox) == 2
+
+
+def test_a_member_cannot_invite_by_email_but_labels_a_link(bob, team, mailoutbox):
+    client = signed_in(bob)
+    response = client.post("/teams/core/invites", {"email": "sam@example.org"}, follow=True)
+    assert "only the team owner or an admin can do this" in response.content.decode()
+    assert not Invite.objects.exists() and mailoutbox == []
+    response = client.post("/teams/core/invites", {"label": "Kim"})
+    assert response.status_code == 201 and "Invite link for Kim" in response.content.decode()
+    assert Invite.objects.get().label == "Kim"
+
+
+def test_the_owner_promotes_and_demotes_on_the_page(alice, bob, team):
+    response = signed_in(alice).post(f"/teams/core/members/{bob.pk}/role", {"role": "admin"}, follow=True)
+    assert Membership.objects.get(team=team, user=bob).role == "admin"
+    assert "bob is now an admin of core." in response.content.decode()
+    signed_in(alice).post(f"/teams/core/members/{bob.pk}/role", {"role": "member"})
+    assert Membership.objects.get(team=team, user=bob).role == "member"
+    response = signed_in(bob).post(f"/teams/core/members/{bob.pk}/role", {"role": "admin"}, follow=True)
     assert "only the team owner can do this" in response.content.decode()
+    assert Membership.objects.get(team=team, user=bob).role == "member"
 
 
 # Members
@@ -170,7 +208,7 @@ def test_a_member_cannot_remove_people(alice, bob, carol, team):
     Membership.objects.create(team=team, user=carol, role=Membership.MEMBER)
     response = signed_in(bob).post(f"/teams/core/members/{carol.pk}/remove", {"confirmed": "yes"}, follow=True)
     assert is_member(carol, team)
-    assert "only the team owner can do this" in response.content.decode()
+    assert "only the team owner or an admin can do this" in response.content.decode()
 
 
 def test_the_owner_cannot_be_removed(alice, team):
@@ -179,11 +217,34 @@ def test_the_owner_cannot_be_removed(alice, team):
     assert "the owner cannot be removed" in response.content.decode()
 
 
-def test_transfer_ownership_to_a_member(alice, bob, team):
+def test_transfer_ownership_is_offered_then_accepted_by_the_member(alice, bob, team):
     signed_in(alice).post("/teams/core/transfer", {"new_owner_id": bob.pk, "confirmed": "yes"})
     team.refresh_from_db()
-    assert team.owner == bob
-    assert Membership.objects.get(team=team, user=alice).role == Membership.MEMBER
+    assert team.owner == alice and team.transfer_to == bob
+    offers = signed_in(bob).get("/teams").content.decode()
+    assert "offers you the ownership of <strong>core</strong>" in offers and 'href="/teams/core#transfer-offer"' in offers
+    assert "Accept ownership" in signed_in(bob).get("/teams/core").content.decode()
+    assert "Accept ownership" not in signed_in(alice).get("/teams/core").content.decode()
+
+    response = signed_in(bob).post("/teams/core/transfer/accept", follow=True)
+    team.refresh_from_db()
+    assert team.owner == bob and team.transfer_to is None
+    assert Membership.objects.get(team=team, user=alice).role == Membership.ADMIN
+    assert "You now own core." in response.content.decode()
+
+
+def test_an_ownership_offer_is_declined_or_withdrawn(alice, bob, team):
+    signed_in(alice).post("/teams/core/transfer", {"new_owner_id": bob.pk, "confirmed": "yes"})
+    signed_in(bob).post("/teams/core/transfer/cancel")
+    team.refresh_from_db()
+    assert team.transfer_to is None and team.owner == alice
+
+    signed_in(alice).post("/teams/core/transfer", {"new_owner_id": bob.pk, "confirmed": "yes"})
+    signed_in(alice).post("/teams/core/transfer/cancel")
+    team.refresh_from_db()
+    assert team.transfer_to is None
+    assert signed_in(bob).post("/teams/core/transfer/accept").status_code == 404  # nothing to accept
+    assert Team.objects.get(pk=team.pk).owner == alice
 
 
 def test_a_member_cannot_transfer_ownership(alice, bob, team):

@@ -1,7 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from accounts.models import User
+from accounts.models import TOKEN_SCOPES, User
 from accounts.services import api_token_create
+from core.errors import HubError
 
 
 class Command(BaseCommand):
@@ -10,10 +11,15 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("username")
         parser.add_argument("--name", default="cli", help="a label such as laptop or ci")
+        parser.add_argument("--scope", default="read write", choices=TOKEN_SCOPES, help="default: read write")
+        parser.add_argument("--expires-days", type=int, default=None, help="default: never expires")
 
-    def handle(self, *args, username, name, **options):
+    def handle(self, *args, username, name, scope, expires_days, **options):
         user = User.objects.filter(username=username).first()
         if user is None:
             raise CommandError(f"no user {username!r}; create it with: manage.py ltm_user {username}")
-        _, plaintext = api_token_create(actor=user, name=name)
+        try:
+            _, plaintext = api_token_create(actor=user, name=name, scope=scope, expires_in_days=expires_days)
+        except HubError as exc:
+            raise CommandError(exc.message) from None
         self.stdout.write(plaintext)

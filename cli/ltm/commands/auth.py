@@ -19,7 +19,9 @@ def cmd_auth(args) -> int:
     if args.token is None:
         note(f"signing in to {hub.host}")
     path = verbs.sign_in(hub, args.token)
-    note(f"signed in to {hub.host}; token stored in {path}")
+    me = verbs.account_of(hub)
+    note(f"token stored in {path}")
+    note(f"signed in to {hub.host}" + (f" as {verbs.account_label(me)}" if me else ""))
     overriding = verbs.overriding_host(hub.host)
     if overriding:
         note(f"note: LTM_HUB_URL={overriding} is set and takes precedence over the stored host")
@@ -27,8 +29,13 @@ def cmd_auth(args) -> int:
 
 
 def cmd_whoami(args) -> int:
-    identity = verbs.whoami()
+    identity, problem = verbs.whoami_with_account()
     print(whoami_json(identity))
-    if not identity["token_hash8"]:  # still exit 0, as the Go client does; the note goes to stderr
+    # Still exit 0, as the Go client does; notes go to stderr.
+    if not identity["token_hash8"]:
         note(f"not signed in; run `ltm auth {identity['host'] or '<host>'}`")
+    elif problem:
+        note(f"the hub did not say which account this is: {problem}")
+    else:
+        note(f"signed in to {identity['host']} as {verbs.account_label(identity['account'])}")
     return 0

@@ -31,15 +31,19 @@ def register(add) -> None:
 
     show = add("show", cmd_show, "show a packet")
     show.add_argument("--json", action="store_true", help="print the packet JSON")
-    show.add_argument("id")
+    show.add_argument("id", help="packet id, or a public link (<hub>/p/...) to read with no account")
 
-    add("pull", cmd_pull, "print a packet's JSON").add_argument("id")
+    add("pull", cmd_pull, "print a packet's JSON").add_argument(
+        "id", help="packet id, or a public link (<hub>/p/...) to read with no account")
     add("rm", cmd_rm, "delete a packet").add_argument("id")
     add("publish", cmd_publish, "make a public read-only page for a packet").add_argument("id")
     add("unpublish", cmd_unpublish, "take a packet's public page down").add_argument("id")
 
     resume = add("resume", cmd_resume, "the resume block of a packet, for a new agent session")
-    resume.add_argument("id", nargs="?", help="packet id (default: pick from the 50 newest)")
+    resume.add_argument("id", nargs="?", help="packet id or public link (default: pick from the 50 newest)")
+    resume.add_argument("--thread", action="store_true",
+                        help="resume the newest packet of the id's thread, with the locked decisions and "
+                             "failed attempts of the packets it continues")
     copy = resume.add_mutually_exclusive_group()
     copy.add_argument("--copy", dest="copy", action="store_true", default=None,
                       help="copy to the clipboard (the default when no id is given: the picker)")
@@ -109,7 +113,9 @@ def cmd_unpublish(args) -> int:
 
 def cmd_resume(args) -> int:
     packet_id = args.id or _pick_packet()
-    block = verbs.resume(packet_id)
+    if args.thread and verbs.public_link(packet_id):
+        raise UsageError("--thread needs a packet id: a public link shows one packet")
+    block = verbs.resume_thread(packet_id) if args.thread else verbs.resume(packet_id)
     # As the Go client: the picker's choice goes to the clipboard, a given id to stdout.
     copy = args.copy if args.copy is not None else args.id is None
     if copy:

@@ -1,13 +1,13 @@
-"""The team commands: `ltm teams create|rm|ls|members|leave`, `ltm invite`, `ltm join`."""
+"""The team commands: `ltm teams create|rm|ls|members|leave|log`, `ltm invite`, `ltm join`."""
 
 from __future__ import annotations
 
 from .. import verbs
-from ..output import note, table, to_json, wants_json
+from ..output import note, shorten, table, to_json, wants_json
 
 
 def register(add) -> None:
-    teams = add("teams", cmd_teams_ls, "manage teams: create, rm, ls, members, leave")
+    teams = add("teams", cmd_teams_ls, "manage teams: create, rm, ls, members, leave, log")
     team_verbs = teams.add_subparsers(metavar="<action>")
     for name, handler, help in (
         ("create", cmd_teams_create, "create a team (you own it)"),
@@ -23,9 +23,19 @@ def register(add) -> None:
     team_ls = team_verbs.add_parser("ls", help="list your teams", description="list your teams")
     team_ls.add_argument("--json", action="store_true", help="print JSON")
     team_ls.set_defaults(handler=cmd_teams_ls)
+    team_log = team_verbs.add_parser("log", help="a team's activity, newest first",
+                                     description="a team's activity (pushes, deletes, members, invites), newest first")
+    team_log.add_argument("name")
+    team_log.add_argument("--limit", type=int, help="how many events (1 to 200, default 50)")
+    team_log.add_argument("--before", type=int, metavar="ID", help="only events older than this event id (paging)")
+    team_log.add_argument("--kind", help="only this kind, e.g. packet.deleted or member.joined")
+    team_log.add_argument("--json", action="store_true", help="print JSON")
+    team_log.set_defaults(handler=cmd_teams_log)
 
     invite = add("invite", cmd_invite, "create a single-use invite link (valid 7 days)")
     invite.add_argument("-t", "--team", required=True)
+    invite.add_argument("--email", help="have the hub mail the link to this address (team owner and admins)")
+    invite.add_argument("--label", help="who the link is for, shown with the pending invites")
     join = add("join", cmd_join, "join a team with an invite link")
     join.add_argument("invite", metavar="url-or-code")
     join.add_argument("--name", help="your name on the hub when joining creates a new account "
@@ -73,9 +83,29 @@ def cmd_teams_leave(args) -> int:
     return 0
 
 
+def cmd_teams_log(args) -> int:
+    page = verbs.team_log(args.name, limit=args.limit, before=args.before, kind=args.kind)
+    events = page.get("events") or []
+    if wants_json(args.json):
+        print(to_json(page))
+        return 0
+    if not events:
+        note("no activity" + (" of that kind" if args.kind else "") + " yet")
+        return 0
+    table(["WHEN", "WHO", "WHAT", "ID"],
+          [(e.get("created_at", ""), (e.get("actor") or {}).get("display", ""), shorten(e.get("summary", ""), 90),
+            e.get("id", ""))
+           for e in events])
+    if page.get("next_before"):
+        note(f"older events: ltm teams log {args.name} --before {page['next_before']}")
+    return 0
+
+
 def cmd_invite(args) -> int:
-    invite = verbs.create_invite(args.team)
+    invite = verbs.create_invite(args.team, email=args.email, label=args.label)
     print(invite.get("url", ""))
+    if args.email:
+        note(f"the hub is mailing this link to {args.email}")
     note(f"single use, expires {invite.get('expires_at', 'in 7 days')}; the invitee runs `ltm join <url>`")
     return 0
 

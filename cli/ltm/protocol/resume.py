@@ -14,22 +14,58 @@ PREAMBLE = (
 )
 
 
-def render_resume(packet: dict) -> str:
-    """The markdown resume block of a v0.1 or v0.2 packet. Empty sections are left out."""
+def render_resume(packet: dict, ancestors: list[dict] = ()) -> str:
+    """The markdown resume block of a v0.1 or v0.2 packet. Empty sections are left out.
+
+    `ancestors` (the packets it continues, oldest first) carry their locked decisions and their
+    failed or partial attempts into the block: what was settled or ruled out earlier in the
+    thread still holds. Each carried item names the packet it comes from."""
+    next_step = _text(packet.get("next_step"))
+    sections = _sections(packet, ancestors)
+    parts = ["# Resume from ltm packet", PREAMBLE]
+    parts += [f"## {title}\n\n{body}" for title, body in sections if body]
+    if next_step:
+        parts.append(f"**Reminder, your first action:** {next_step}")
+    parts.append(_about(packet))
+    return "\n\n".join(parts) + "\n"
+
+
+def render_section(packet: dict, facts: list[str]) -> str:
+    """One packet as a section of a longer markdown document (the hub's export): `## goal`, the
+    `facts` as a list, then the same sections as the resume block, one level down."""
+    goal = " ".join(_text(packet.get("goal")).split())
+    parts = [f"## {goal}", "\n".join(f"- {fact}" for fact in facts)]
+    sections = [("Next step", _text(packet.get("next_step")))] + [
+        (title, body) for title, body in _sections(packet) if title not in ("Goal", "Your first action")
+    ]
+    parts += [f"### {title}\n\n{body}" for title, body in sections if body]
+    return "\n\n".join(part for part in parts if part) + "\n"
+
+
+def _sections(packet: dict, ancestors: list[dict] = ()) -> list[tuple[str, str]]:
+    """The resume block's sections in the contract's order, as (title, markdown body)."""
     decisions = _dicts(packet.get("decisions"))
     attempts = _dicts(packet.get("attempts"))
-    locked = [d for d in decisions if d.get("locked") is True]
+    locked = [_decision(d) for d in decisions if d.get("locked") is True]
     tentative = [d for d in decisions if d.get("locked") is not True]
-    unresolved = [a for a in attempts if a.get("outcome") in ("failed", "partial")]
+    unresolved = [_attempt(a) for a in attempts if a.get("outcome") in ("failed", "partial")]
     worked = [a for a in attempts if a.get("outcome") == "succeeded"]
-    next_step = _text(packet.get("next_step"))
-
-    sections = [
+    seen = set(locked + unresolved)  # a packet often repeats what it continues: say it once
+    for ancestor in ancestors:
+        source = f"\n  - From earlier packet: {_text(ancestor.get('id'))}"
+        carried_decisions = [_decision(d) for d in _dicts(ancestor.get("decisions")) if d.get("locked") is True]
+        carried_attempts = [
+            _attempt(a) for a in _dicts(ancestor.get("attempts")) if a.get("outcome") in ("failed", "partial")
+        ]
+        for carried, into in ((carried_decisions, locked), (carried_attempts, unresolved)):
+            into += [item + source for item in carried if item not in seen]
+            seen.update(carried)
+    return [
         ("Goal", _text(packet.get("goal"))),
         ("Success criteria", _bullets(packet.get("success_criteria"))),
-        ("Locked decisions", "\n".join(_decision(d) for d in locked)),
-        ("Prior attempts that failed or were partial", "\n".join(_attempt(a) for a in unresolved)),
-        ("Your first action", next_step),
+        ("Locked decisions", "\n".join(locked)),
+        ("Prior attempts that failed or were partial", "\n".join(unresolved)),
+        ("Your first action", _text(packet.get("next_step"))),
         ("Constraints", _bullets(packet.get("constraints"))),
         ("Reusable methods", "\n".join(_method(m) for m in _dicts(packet.get("methods")))),
         ("Attempts that worked", "\n".join(_attempt(a) for a in worked)),
@@ -37,13 +73,6 @@ def render_resume(packet: dict) -> str:
         ("Open questions", _bullets(packet.get("open_questions"))),
         ("Project", _project(packet.get("project"))),
     ]
-
-    parts = ["# Resume from ltm packet", PREAMBLE]
-    parts += [f"## {title}\n\n{body}" for title, body in sections if body]
-    if next_step:
-        parts.append(f"**Reminder, your first action:** {next_step}")
-    parts.append(_about(packet))
-    return "\n\n".join(parts) + "\n"
 
 
 def _about(packet: dict) -> str:
@@ -122,5 +151,7 @@ def _text(value, indent: str = "") -> str:
     """A field as text; continuation lines are indented so they stay inside their list item."""
     if value is None:
         return ""
+    if isinstance(value, str) and value.isprintable():  # one line (no line breaks): the common case, fast
+        return value.strip()
     lines = [line.rstrip() for line in str(value).strip().splitlines()]
     return ("\n" + indent).join(line for line in lines if line)

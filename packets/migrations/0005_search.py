@@ -132,7 +132,7 @@ def _runner(statements_by_vendor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("packets", "0003_list_indexes_cover_ties")]
+    dependencies = [("packets", "0004_team_push_events")]
 
     operations = [
         migrations.RunPython(

@@ -1,0 +1,140 @@
+"""Team administration in a real browser: an admin invites by e-mail and the invitee joins from the
+mail's link, the ownership is offered and accepted, and the activity log shows each kind of event."""
+
+import re
+
+import pytest
+from django.core import mail
+from playwright.sync_api import expect
+
+from packets import services as packet_services
+from packets.testing import packet_v02
+from teams import services
+from teams.models import Membership, Team, TeamEvent
+from teams.testing import make_team
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "a-long-and-unguessable-passphrase"
+
+
+def signed_in_page(new_page, base, username):
+    page = new_page()
+    page.goto(base + "/accounts/login/")
+    page.fill("input[name=login]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.locator("form button[type=submit]").last.click()
+    page.wait_for_load_state()
+    return page
+
+
+def test_an_admin_invites_by_email_and_the_invitee_joins_from_the_mail(live_server, new_page, make_user, artifacts_dir):
+    alice, adam = make_user("alice", password=PASSWORD), make_user("adam", password=PASSWORD)
+    team = make_team(alice, "alpha")
+    Membership.objects.create(team=team, user=adam, role=Membership.ADMIN)
+    base = live_server.url
+
+    admin = signed_in_page(new_page, base, "adam")
+    admin.goto(base + "/teams/alpha")
+    admin.fill("#invite-email", "sam@example.org")
+    admin.click("#invite-email-form button[type=submit]")
+    expect(admin.locator(".message")).to_contain_text("Invite sent to sam@example.org.")
+    row = admin.locator("#pending-invites tbody tr").first
+    expect(row).to_contain_text("sam@example.org")
+    expect(row).to_contain_text("you")  # who made it
+    expect(row).to_contain_text("in 6\xa0days")  # when it expires
+    admin.screenshot(path=str(artifacts_dir / "team-invite-mailed.png"), full_page=True)
+
+    [sent] = mail.outbox
+    assert sent.to == ["sam@example.org"]
+    link = re.search(rf"{re.escape(base)}/v1/invites/[0-9a-f]{{48}}", sent.body).group(0)
+
+    invitee = new_page()
+    invitee.goto(link)
+    expect(invitee.locator("h1")).to_have_text("Join alpha")
+    invitee.click("#signup")
+    invitee.fill("input[name=email]", "sam@example.org")
+    invitee.fill("input[name=username]", "sam")
+    invitee.fill("input[name=password1]", PASSWORD)
+    invitee.fill("input[name=password2]", PASSWORD)
+    invitee.click("form button[type=submit]")
+    expect(invitee).to_have_url(link)
+    invitee.click("#join")
+    expect(invitee).to_have_url(re.compile(r"/teams/alpha$"))
+    assert Membership.objects.get(team=team, user__username="sam").role == "member"
+
+    admin.goto(base + "/teams/alpha")
+    expect(admin.locator("#pending-invites")).to_have_count(0)
+    expect(admin.locator("#activity")).to_contain_text("sam joined the team")
+
+
+def test_the_ownership_is_offered_and_accepted(live_server, new_page, make_user, artifacts_dir):
+    alice, bob = make_user("alice", password=PASSWORD), make_user("bob", password=PASSWORD)
+    make_team(alice, "alpha", members=[bob])
+    base = live_server.url
+
+    owner = signed_in_page(new_page, base, "alice")
+    owner.goto(base + "/teams/alpha")
+    owner.select_option("#new-owner", label="bob")
+    owner.click("button:has-text('Offer ownership')")
+    owner.locator("dialog.confirm-dialog button.confirm-ok").click()
+    expect(owner.locator(".message")).to_contain_text("Ownership offered to bob.")
+    expect(owner.locator("#transfer-pending")).to_contain_text("You offered the ownership to bob")
+    assert Team.objects.get(name="alpha").owner == alice
+
+    member = signed_in_page(new_page, base, "bob")
+    member.goto(base + "/teams")
+    expect(member.locator(".transfer-offer")).to_contain_text("alice offers you the ownership of alpha")
+    member.click(".transfer-offer a")
+    expect(member.locator("#transfer-offer h2")).to_have_text("alice offers you the ownership of alpha")
+    member.screenshot(path=str(artifacts_dir / "team-transfer-offer.png"), full_page=True)
+    member.click("#accept-ownership")
+    expect(member.locator(".message")).to_contain_text("You now own alpha.")
+    expect(member.locator(".page-head")).to_contain_text("you are the owner")
+
+    assert Team.objects.get(name="alpha").owner == bob
+    owner.goto(base + "/teams/alpha")
+    expect(owner.locator(".page-head")).to_contain_text("you are an admin")
+    expect(owner.locator("#activity")).to_contain_text("bob took over the ownership from alice")
+
+
+def test_the_activity_log_shows_each_kind_of_event(live_server, new_page, make_user, artifacts_dir):
+    alice, bob, carol = (make_user(name, password=PASSWORD) for name in ("alice", "bob", "carol"))
+    team, other = make_team(alice, "alpha", members=[bob]), make_team(bob, "beta")
+    link = lambda code: f"{live_server.url}/v1/invites/{code}"  # noqa: E731
+    # Every kind, as the services write them.
+    pushed = packet_services.packet_push(actor=bob, packet=packet_v02(goal="Ship the importer"), team=team)
+    packet_services.packet_push(actor=bob, packet=packet_v02(id=pushed.pk, goal="Ship the importer"), team=team)
+    packet_services.packet_publish(actor=alice, packet_id=pushed.pk)
+    packet_services.packet_unpublish(actor=alice, packet_id=pushed.pk)
+    packet_services.packet_move(actor=bob, packet_id=pushed.pk, team=other)
+    packet_services.packet_move(actor=bob, packet_id=pushed.pk, team=team)
+    packet_services.packet_delete(actor=alice, packet_id=pushed.pk)
+    invite, code = services.invite_create(actor=alice, team=team, email="carol@example.org", link=link)
+    services.invite_resend(actor=alice, team=team, invite_id=invite.pk, link=link)
+    _, code = services.invite_create(actor=alice, team=team, label="Carol")
+    services.invite_accept(code=code, actor=carol)
+    revoked, _ = services.invite_create(actor=bob, team=team, label="Kim")
+    services.invite_revoke(actor=alice, team=team, invite_id=revoked.pk)
+    services.membership_set_role(actor=alice, team=team, user_id=carol.pk, role="admin")
+    services.membership_set_role(actor=alice, team=team, user_id=carol.pk, role="member")
+    services.membership_remove(actor=alice, team=team, user_id=carol.pk)
+    services.team_transfer_offer(actor=alice, team=team, new_owner_id=bob.pk)
+    services.team_transfer_accept(actor=bob, team=team)
+    services.team_leave(actor=alice, team=team)
+    recorded = set(TeamEvent.objects.filter(team=team).values_list("kind", flat=True))
+    assert recorded == {kind for kind, _ in TeamEvent.KINDS}
+
+    page = signed_in_page(new_page, live_server.url, "bob")
+    page.goto(live_server.url + "/teams/alpha/activity")
+    items = page.locator(".timeline li")
+    shown = {items.nth(i).get_attribute("data-kind") for i in range(items.count())}
+    assert shown == recorded
+    expect(page.locator(".timeline")).to_contain_text("bob pushed packet")
+    expect(page.locator(".timeline")).to_contain_text("alice deleted packet")
+    page.screenshot(path=str(artifacts_dir / "team-activity.png"), full_page=True)
+
+    page.select_option("#kind", "packet.deleted")
+    page.click("#activity-filter button[type=submit]")
+    expect(page.locator(".timeline li")).to_have_count(1)
+    expect(page.locator(".timeline li")).to_contain_text("alice deleted packet")
