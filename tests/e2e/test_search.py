@@ -7,17 +7,9 @@ import pytest
 from packets.testing import push_packet
 from teams.testing import make_team
 
+from .test_threads import PASSWORD, sign_in
+
 pytestmark = pytest.mark.browser
-
-PASSWORD = "a-long-and-unguessable-passphrase"
-
-
-def sign_in(page, base_url, username):
-    page.goto(base_url + "/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button[type=submit]").last.click()
-    page.wait_for_load_state()
 
 
 def search(page, words, scope=None):
