@@ -116,6 +116,19 @@ def ls(limit: Annotated[int | None, Field(description="How many, 1 to 500 (defau
         return to_json(verbs.list_packets(limit=limit, team=team))
 
 
+@tools.tool(description="Search the person's packets and their teams' by words, best first, as JSON "
+                        "[{id, created_at, goal, team, snippet, score}]. Words match in any order with "
+                        'English stemming; "quoted phrases", -word to exclude and OR work as in web '
+                        "search; a packet id (or its first 10+ characters) finds that packet. Then `resume` "
+                        "the one that fits.",
+            structured_output=False)
+def search(q: Annotated[str, Field(description="What to search for.")],
+           team: Annotated[str | None, Field(description="Team name: only that team's packets.")] = None,
+           limit: Annotated[int | None, Field(description="How many, 1 to 100 (default 20).")] = None) -> str:
+    with _tool_errors():
+        return to_json(verbs.search(q, team=team, limit=limit))
+
+
 @tools.tool(description="A short summary of one packet, with its public URL when published.",
             structured_output=False)
 def show(id: IdArg) -> str:
