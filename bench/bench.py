@@ -9,6 +9,10 @@ per call:
     list       GET /v1/packets?limit=50, with 100 and with 100,000 packets seeded for the user
     pull       GET /v1/packets/<id> of a seeded packet
     push       POST /v1/packets, a 3 KB packet with a fresh id on every request
+    search     GET /v1/search?q=..., cycling through SEARCH_QUERIES, as a second user with 100,000
+               varied packets (made from the search corpus, packets/tests/search_corpus.jsonl);
+               once with all the connections, once with one (the latency of a search on a server
+               that is not saturated)
 
 It prints one table: requests per second, p50/p99 latency (wrk's), throughput as a ratio of a
 healthz run made just before each call (the machine is shared and noisy: compare ratios taken
@@ -22,7 +26,8 @@ background processes (WAL writer, checkpointer) are not counted, and wrk itself 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ltm_bench make bench
     python bench/bench.py --duration 5 --json after.json --compare before.json
 
-It re-seeds the packets of a user `bench` in that database: never point it at production.
+It re-seeds the packets of the users `bench` and `bench-search` in that database: never point it
+at production.
 """
 
 import argparse
@@ -38,7 +43,7 @@ import time
 import urllib.request
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -95,8 +100,6 @@ def setup_database() -> str:
 def seed(count: int) -> str:
     """Replace the bench user's packets with `count` 3 KB packets (bulk insert, not the API), a
     second apart. Returns the id of one in the middle."""
-    from django.db import connection
-
     from accounts.models import User
     from packets.models import Packet
 
@@ -111,11 +114,67 @@ def seed(count: int) -> str:
                    goal=f"bench goal {first + n}", next_step="next", body=body.replace("__ID__", pid))
             for n, pid in enumerate(ids)
         )
+    vacuum()
+    return f"01BENCH{count // 2:019d}"
+
+
+# Queries of the search row, from narrow (a few hundred matches in 100,000 packets) to broad
+# (thousands): what a person types, a phrase, an exclusion and a pasted id prefix.
+SEARCH_QUERIES = [
+    "flaky test 107", "cache stampede", "deadlock invoice numbers", "memory leak thumbnail worker",
+    '"connection pool exhausted"', "dark mode -android", "retried uploads", "kafka consumer lag",
+    "slow queries postgresql", "flaky tests", "01SEARCH000000000000004", "token bucket redis",
+]
+
+
+def seed_search(count: int) -> str:
+    """Give a second user, `bench-search`, `count` varied packets: each mixes the goal, next step,
+    decisions, attempts and tags of different packets of the search corpus, so a word is in a few
+    hundred to a few thousand packets, as in a real hub, not in all of them. Returns its token."""
+    import random
+
+    from accounts.services import api_token_create, user_upsert
+    from ltm.protocol.packet import canonical_json
+    from packets.models import Packet
+
+    corpus = [json.loads(line) for line in (ROOT / "packets/tests/search_corpus.jsonl").read_text().splitlines()]
+    user, _ = user_upsert(username="bench-search")
+    Packet.objects.filter(owner=user).delete()
+    rng = random.Random(14)
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    for first in range(0, count, 5000):
+        rows = []
+        for n in range(first, min(count, first + 5000)):
+            goal, step, more, other = (rng.choice(corpus) for _ in range(4))
+            packet = {
+                "ltm_version": "0.2", "id": f"01SEARCH{n:018d}", "goal": goal["goal"], "next_step": step["next_step"],
+                "created_at": (start + timedelta(seconds=n)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                "project": goal.get("project", {}), "tags": sorted(set(goal.get("tags", []) + other.get("tags", []))),
+                "decisions": more.get("decisions", []) + other.get("decisions", []),
+                "attempts": more.get("attempts", []) + other.get("attempts", []),
+                "open_questions": other.get("open_questions", []),
+            }
+            rows.append(Packet(
+                id=packet["id"], owner=user, ltm_version="0.2", created_at=start + timedelta(seconds=n),
+                goal=packet["goal"], next_step=packet["next_step"], project=packet["project"].get("name", ""),
+                tags=" " + " ".join(packet["tags"]) + " " if packet["tags"] else "", body=canonical_json(packet),
+            ))
+        Packet.objects.bulk_create(rows)
+    vacuum()
+    return api_token_create(actor=user, name="bench")[1]
+
+
+def vacuum() -> None:
+    from django.db import connection
+
+    from packets.models import Packet
+
     if connection.vendor == "postgresql":
         # What autovacuum would reach by itself, done now rather than in the middle of a measurement.
+        # After 100,000 rows were replaced it may take longer than the hub's statement timeout.
         with connection.cursor() as cursor:
+            cursor.execute("SET statement_timeout = 0")
             cursor.execute(f"VACUUM ANALYZE {Packet._meta.db_table}")
-    return f"01BENCH{count // 2:019d}"
 
 
 def packet_count() -> int:
@@ -161,8 +220,9 @@ def serving_processes(gunicorn_pid: int, database: str | None) -> list[int]:
     return pids
 
 
-def run_wrk(port, path, args, mode="get", token="", body_file="", seconds=None) -> dict:
-    command = ["wrk", "--threads", str(args.threads), "--connections", str(args.connections),
+def run_wrk(port, path, args, mode="get", token="", body_file="", seconds=None, connections=None) -> dict:
+    connections = connections or args.connections
+    command = ["wrk", "--threads", str(min(args.threads, connections)), "--connections", str(connections),
                "--duration", f"{seconds or args.duration}s", "--timeout", "5s", "--script", str(HERE / "wrk.lua"),
                f"http://127.0.0.1:{port}{path}", "--", mode, token, body_file]
     done = subprocess.run(command, capture_output=True, text=True, timeout=(seconds or args.duration) + 60)
@@ -221,6 +281,8 @@ def main():
     database = connection.settings_dict["NAME"] if connection.vendor == "postgresql" else None
     body_file = Path(scratch) / "packet.json"
     body_file.write_text(packet_template())
+    search_paths = Path(scratch) / "search-paths.txt"
+    search_paths.write_text("".join(f"/v1/search?{urlencode({'q': q})}\n" for q in SEARCH_QUERIES))
 
     few, many = args.packets
     seed(few)
@@ -245,7 +307,7 @@ def main():
             # made just before it, through the same server.
             print(f"  healthz, then {name} ...", file=sys.stderr, flush=True)
             healthz_runs.append(measure(port, "/v1/healthz", args, processes))
-            rows[name] = measure(port, path, args, processes, token=token, **options)
+            rows[name] = measure(port, path, args, processes, **{"token": token, **options})
             rows[name]["vs_healthz"] = rows[name]["rate"] / healthz_runs[-1]["rate"]
 
         run(f"list, {few:,} packets", "/v1/packets?limit=50")
@@ -259,6 +321,15 @@ def main():
         if created < rows["push (new id)"]["requests"]:
             raise SystemExit(f"push: wrk counted {rows['push (new id)']['requests']} requests but only "
                              f"{created} packets were created (ids not fresh?)")
+        started = time.monotonic()
+        search_token = seed_search(many)
+        print(f"  seeded {many:,} varied packets for search in {time.monotonic() - started:.0f} s",
+              file=sys.stderr, flush=True)
+        search = {"mode": "cycle", "body_file": str(search_paths), "token": search_token}
+        run(f"search, {many:,} packets", "/v1/search", **search)
+        # One search at a time: what a search costs a person when the server is not saturated
+        # (with 32 connections on 2 cores, every call's p99 is mostly queueing).
+        run("search, 1 connection", "/v1/search", connections=1, **search)
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -275,6 +346,8 @@ def main():
         "list": lambda: ("GET", "/v1/packets?limit=50", None, auth),
         "pull": lambda: ("GET", f"/v1/packets/{pull_id}", None, auth),
         "push": lambda: ("POST", "/v1/packets", body_file.read_text().replace("__ID__", f"01BENCHTRIPS{next(pushed):014d}"), auth),
+        "search": lambda: ("GET", f"/v1/search?{urlencode({'q': SEARCH_QUERIES[0]})}", None,
+                           {"Authorization": f"Bearer {search_token}"}),
     })
     for name, row in rows.items():
         row["round_trips"] = trips[name.split()[0].rstrip(",")]

@@ -1,10 +1,12 @@
 -- wrk script of bench/bench.py: wrk ... -s wrk.lua URL -- MODE TOKEN [BODY_FILE]
 -- MODE "get" sends the URL as is; "push" POSTs the packet of BODY_FILE with "__ID__" replaced by a
--- fresh id on every request. TOKEN (may be empty) goes in the bearer header. At the end it prints
--- one JSON line that bench.py reads.
+-- fresh id on every request; "cycle" GETs the paths listed in BODY_FILE (one a line) in turn.
+-- TOKEN (may be empty) goes in the bearer header. At the end it prints one JSON line that
+-- bench.py reads.
 
 local threads = {}
 local body, prefix, counter, cached = nil, "", 0, nil
+local paths = nil
 
 function setup(thread)
   thread:set("index", #threads)
@@ -25,6 +27,11 @@ function init(args)
     -- 26 characters and time first, like a ULID: start second, thread, counter. Unique across
     -- threads and across runs started in different seconds.
     prefix = string.format("01%08X%02d", os.time(), index)
+  elseif mode == "cycle" then
+    paths = {}
+    for line in io.lines(body_file) do
+      table.insert(paths, wrk.format(nil, line))
+    end
   else
     cached = wrk.format()
   end
@@ -35,6 +42,9 @@ function request()
     return cached
   end
   counter = counter + 1
+  if paths then
+    return paths[(counter + index) % #paths + 1]
+  end
   local id = prefix .. string.format("%014d", counter)
   return wrk.format(nil, nil, nil, (body:gsub("__ID__", id, 1)))
 end

@@ -29,7 +29,7 @@ from ltm.protocol.redact import scan_packet
 from ltm.protocol.resume import render_resume
 from ltm.protocol.summary import summary
 from packets import selectors, services
-from packets.serializers import PacketListItemSerializer, ThreadItemSerializer
+from packets.serializers import PacketListItemSerializer, SearchResultSerializer, ThreadItemSerializer
 from teams.selectors import team_get_for_member
 
 log = logging.getLogger(__name__)
@@ -128,6 +128,19 @@ def resume(caller: Caller, *, id: str, thread: bool = False) -> str:
 def thread(caller: Caller, *, id: str) -> str:
     items = selectors.packet_thread(viewer=caller.user, packet_id=id)
     return json.dumps(ThreadItemSerializer(items, many=True).data, indent=2, ensure_ascii=False)
+
+
+@tool("search")
+def search(caller: Caller, *, q: str, team: str | None = None, limit: int = selectors.SEARCH_DEFAULT_LIMIT) -> str:
+    if not q.strip():
+        raise Refused("q is required: the words to search for")
+    hits = selectors.packet_text_search(viewer=caller.user, text=q, team_name=team, limit=limit)
+    results = [
+        {"id": hit.packet.id, "created_at": hit.packet.created_at, "goal": hit.packet.goal,
+         "team_name": hit.team, "snippet": hit.snippet_text, "score": hit.score}
+        for hit in hits
+    ]
+    return json.dumps(SearchResultSerializer(results, many=True).data, indent=2, ensure_ascii=False)
 
 
 @tool("show")

@@ -1,5 +1,5 @@
 """The wire API for packets: POST/GET /v1/packets, GET/DELETE /v1/packets/{id},
-POST/DELETE /v1/packets/{id}/publish, GET /v1/packets/{id}/thread and GET /v1/export."""
+POST/DELETE /v1/packets/{id}/publish, GET /v1/packets/{id}/thread, GET /v1/export and GET /v1/search."""
 
 import re
 
@@ -16,8 +16,10 @@ from core.parsers import read_json_body
 from ltm.protocol.packet import MAX_PACKET_BYTES, PacketError, validate_packet
 from packets import selectors, services
 from packets.export import FORMATS, export_response
+from packets.search import MAX_QUERY_CHARS
 from packets.serializers import (
-    PacketIdSerializer, PacketListSerializer, PacketSerializer, PublishedSerializer, ThreadSerializer,
+    PacketIdSerializer, PacketListSerializer, PacketSerializer, PublishedSerializer, SearchResultsSerializer,
+    ThreadSerializer,
 )
 from teams.selectors import team_get_for_member
 
@@ -209,3 +211,63 @@ class Export(APIView):
         if format not in FORMATS:
             raise BadRequest(f"format must be one of {', '.join(FORMATS)}; got {format[:40]!r}")
         return export_response(viewer=request.user, team=_team_param(request), format=format)
+
+
+# Search.
+
+
+def _search_limit_param(request) -> int:
+    """?limit= for search: 1 to 100, default 20, read as the list reads it; anything else is a 400
+    (a search that silently returned another number of results would mislead)."""
+    raw = request.query_params.get("limit")
+    if raw is None:
+        return selectors.SEARCH_DEFAULT_LIMIT
+    if re.fullmatch(r"[+-]?[0-9]{1,18}", raw) and 0 < int(raw) <= selectors.SEARCH_MAX_LIMIT:
+        return int(raw)
+    raise BadRequest(f"limit must be a whole number from 1 to {selectors.SEARCH_MAX_LIMIT}; got {raw[:20]!r}")
+
+
+def _search_text_param(request) -> str:
+    text = request.query_params.get("q", "")
+    if not text.strip():
+        raise BadRequest("q is required: the words to search for")
+    if len(text) > MAX_QUERY_CHARS:
+        raise BadRequest(f"q is {len(text)} characters; the maximum is {MAX_QUERY_CHARS}")
+    return text
+
+
+@extend_schema_view(
+    get=extend_schema(
+        summary="Search packets, best first",
+        description=(
+            "Full-text search over every text field a person writes in a packet (goal, next step, "
+            "success criteria, constraints, decisions, attempts, methods, open questions, tags and "
+            "project name). Words match in any order and case, with English stemming; "
+            '"quoted phrases", -word to exclude and OR work as in web search. A packet id, or 10 or '
+            "more characters that start one, puts that packet first."
+        ),
+        parameters=[
+            OpenApiParameter("q", str, required=True, description=f"what to search for (1 to {MAX_QUERY_CHARS} characters)"),
+            OpenApiParameter(
+                "team", str,
+                description="a team's name: only that team's packets (default: the caller's personal packets and every team's)",
+            ),
+            OpenApiParameter(
+                "limit", int,
+                description=f"1 to {selectors.SEARCH_MAX_LIMIT}, default {selectors.SEARCH_DEFAULT_LIMIT}; anything else is a 400",
+            ),
+        ],
+        responses={200: SearchResultsSerializer, **error_responses(400, 404)},
+    ),
+)
+class PacketSearch(APIView):
+    def get(self, request):
+        text, limit = _search_text_param(request), _search_limit_param(request)
+        team_name = request.query_params.get("team") or None
+        hits = selectors.packet_text_search(viewer=request.user, text=text, team_name=team_name, limit=limit)
+        results = [
+            {"id": hit.packet.id, "created_at": hit.packet.created_at, "goal": hit.packet.goal,
+             "team_name": hit.team, "snippet": hit.snippet_text, "score": hit.score}
+            for hit in hits
+        ]
+        return Response(SearchResultsSerializer({"results": results}).data)

@@ -20,7 +20,7 @@ class PacketFilterForm(forms.Form):
 
     q = forms.CharField(
         required=False, max_length=200, label="Search",
-        widget=forms.TextInput(attrs={"type": "search", "placeholder": "Search goal and next step"}),
+        widget=forms.TextInput(attrs={"type": "search", "placeholder": 'Words, "a phrase", -word, or a packet id'}),
     )
     scope = forms.ChoiceField(required=False, label="Scope")
     tag = forms.CharField(required=False, max_length=100, label="Tag")

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from core.errors import NotFound
 from core.links import external_url
+from packets import search
 from packets.models import Packet
 from teams.models import Membership, Team
 from teams.selectors import team_get_for_member, team_role
@@ -107,13 +108,12 @@ def packet_get(*, viewer, packet_id: str) -> Packet:
     return Packet.from_db(connection.alias, PULL_FIELDS, [*fields, _column_reader("published_at")(published_at)])
 
 
-def packet_search(
-    *, viewer, personal: bool = False, team_name: str = "", tag: str = "", project: str = "", text: str = ""
-):
-    """The dashboard's list: what the viewer may see, newest first, narrowed by the filters.
+def packet_search(*, viewer, personal: bool = False, team_name: str = "", tag: str = "", project: str = ""):
+    """The dashboard's list: what the viewer may see, newest first, narrowed by the filters
+    (a search by words is packet_text_search).
 
     `personal` keeps only the viewer's personal packets; `team_name` only that team's (a team the
-    viewer is not in simply yields nothing). `text` matches goal or next step, ignoring case.
+    viewer is not in simply yields nothing).
     """
     packets = packets_visible_to(viewer).select_related("team", "owner")
     if personal:
@@ -125,8 +125,6 @@ def packet_search(
         packets = packets.filter(tags__contains=f" {tag.strip()} ")
     if project:
         packets = packets.filter(project=project.strip())
-    if text:
-        packets = packets.filter(Q(goal__icontains=text.strip()) | Q(next_step__icontains=text.strip()))
     return packets.order_by("-created_at", "-id")
 
 
@@ -311,3 +309,25 @@ def packet_export_count(*, viewer, team=None) -> int:
     """How many packets an export holds (for the client's progress bar)."""
     packets = Packet.objects.filter(team=team) if team is not None else packets_visible_to(viewer)
     return packets.count()
+
+
+# Full-text search (packets/search.py does the work on either database).
+
+SEARCH_DEFAULT_LIMIT = 20
+SEARCH_MAX_LIMIT = 100
+
+
+def packet_text_search(
+    *, viewer, text: str, team_name: str | None = None, personal: bool = False,
+    tag: str = "", project: str = "", limit: int = SEARCH_DEFAULT_LIMIT,
+) -> list[search.Hit]:
+    """The packets the viewer may read that match `text` (web-search syntax), best first: every
+    packet the viewer may read, only their personal ones (`personal`), or only the team
+    `team_name`'s (404 if the viewer is not in it). A packet id, or 10+ characters that start
+    one, puts that packet first."""
+    hits = search.search_packets(
+        viewer=viewer, text=text, team_name=team_name, personal=personal, tag=tag, project=project, limit=limit,
+    )
+    if not hits and team_name is not None:
+        team_get_for_member(viewer=viewer, name=team_name)
+    return hits

@@ -62,3 +62,13 @@ class ThreadItemSerializer(PacketListItemSerializer):
 
 class ThreadSerializer(serializers.Serializer):
     packets = ThreadItemSerializer(many=True, help_text="oldest first")
+
+
+class SearchResultSerializer(PacketListItemSerializer):
+    team = serializers.CharField(allow_null=True, source="team_name", help_text="the team's name; null for a personal packet")
+    snippet = serializers.CharField(help_text="plain text around the match")
+    score = serializers.FloatField(help_text="0 to 1, higher is better; 1 for the packet whose id was searched")
+
+
+class SearchResultsSerializer(serializers.Serializer):
+    results = SearchResultSerializer(many=True, help_text="best first")

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -35,17 +36,37 @@ def home(request):
         return render(request, "home.html", {"hub_url": hub_url(request)})
     teams = list(teams_for_user(viewer=request.user))
     form = PacketFilterForm(request.GET or None, teams=teams)
-    packets = selectors.packet_search(viewer=request.user, **form.search_arguments())
+    filters = form.search_arguments()
+    text = filters.pop("text", "")
+    packets = _matches(request, text, filters) if text.strip() else selectors.packet_search(viewer=request.user, **filters)
     page = Paginator(packets, PAGE_SIZE).get_page(request.GET.get("page"))
     context = {
         "form": form,
         "page": page,
+        "searched": bool(text.strip()),
         "filtered": form.is_filtered(),
         "teams": teams,
         "hub_url": hub_url(request),
         "export_team": scope_team_name(form.cleaned_data["scope"]) if form.is_valid() else None,
     }
     return render(request, "packets/list.html", context)
+
+
+def _matches(request, text: str, filters: dict) -> list[Packet]:
+    """The best matches of a search, each with its goal and snippet cut into marked pieces."""
+    try:
+        hits = selectors.packet_text_search(
+            viewer=request.user, text=text, team_name=filters["team_name"] or None, personal=filters["personal"],
+            tag=filters["tag"], project=filters["project"], limit=selectors.SEARCH_MAX_LIMIT,
+        )
+    except NotFound:  # a team the viewer has just left
+        return []
+    packets = []
+    for hit in hits:
+        hit.packet.goal_marks, hit.packet.snippet_marks = hit.goal, hit.snippet
+        packets.append(hit.packet)
+    prefetch_related_objects(packets, "team", "owner")
+    return packets
 
 
 def _visible_packet(request, packet_id):

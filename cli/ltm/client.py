@@ -136,6 +136,10 @@ class Hub:
         response = self.call("GET", "/v1/packets" + _query(limit=limit, team=team), expect=(200,))
         return list(self._data(response).get("packets") or [])
 
+    def search(self, text: str, team: str | None = None, limit: int | None = None) -> list[dict]:
+        response = self.call("GET", "/v1/search" + _query(q=text, team=team, limit=limit), expect=(200,))
+        return list(self._data(response).get("results") or [])
+
     def get_packet(self, packet_id: str) -> Response:
         """The packet as served (body and X-LTM-* headers); the caller validates it."""
         return self.call("GET", f"/v1/packets/{_segment(packet_id)}", expect=(200,))

@@ -20,6 +20,7 @@ REGISTER = (
     threads.register,
     teams.register,
     packets.register_example,
+    packets.register_search,
     account.register,
     config.register,
     dashboard.register,

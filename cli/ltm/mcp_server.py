@@ -51,6 +51,11 @@ def _ls(limit: int | None = None, team: str | None = None) -> str:
         return to_json(verbs.list_packets(limit=limit, team=team))
 
 
+def _search(q: str, team: str | None = None, limit: int | None = None) -> str:
+    with _tool_errors():
+        return to_json(verbs.search(q, team=team, limit=limit))
+
+
 def _show(id: str) -> str:
     with _tool_errors():
         return packet_summary(*verbs.show(id))
@@ -94,6 +99,7 @@ HANDLERS = {
     "push": _save,
     "resume": _resume,
     "thread": _thread,
+    "search": _search,
     "ls": _ls,
     "show": _show,
     "pull": _pull,

@@ -224,6 +224,16 @@ def list_packets(limit: int | None = None, team: str | None = None) -> list[dict
     return connect().list_packets(limit=limit, team=team)
 
 
+def search(text: str, team: str | None = None, limit: int | None = None) -> list[dict]:
+    """The packets that match `text` (the hub's web-search syntax), best first:
+    [{id, created_at, goal, team, snippet, score}]."""
+    if not text.strip():
+        raise UsageError('what should ltm search for? e.g. `ltm search flaky test` or `ltm search \'"exact phrase" -word\'`')
+    if team:
+        return _team_call(lambda hub: hub.search(text, team=team, limit=limit), team)
+    return connect().search(text, limit=limit)
+
+
 def show(packet_id: str) -> tuple[dict, dict]:
     """(packet, response headers) for one id, or for a public link; the packet re-validated, as
     the contract asks."""

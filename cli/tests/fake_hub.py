@@ -108,6 +108,8 @@ def _route(state: FakeState, method, parts, query, body, headers):
         return _export(state, user, query)
     if parts[:2] == ["v1", "packets"]:
         return _packets(state, user, method, parts[2:], query, body)
+    if parts == ["v1", "search"]:
+        return _search(state, user, query)
     if parts[:2] == ["v1", "teams"]:
         return _teams(state, user, method, parts[2:], body, f"http://{headers.get('Host')}")
     if parts == ["v1", "me"] and state.has_me:
@@ -239,6 +241,26 @@ def _public(state, name):
         if name.endswith(".json") and record["published"] and record["published"].endswith(f"/p/{slug}"):
             return 200, record["body"].encode(), None
     return 404, {"error": "this link is no longer valid"}, None
+
+
+def _search(state, user, query):
+    """Every word of q in the packet's text, any case (the real hub ranks and stems)."""
+    words, team = query.get("q", "").lower().split(), query.get("team")
+    if not words:
+        return 400, {"error": "q is required: the words to search for"}, None
+    if team and user not in state.teams.get(team, {}).get("members", {}):
+        return 404, {"error": "team not found"}, None
+    results = []
+    for pid in state.order:
+        record = state.packets[pid]
+        if not (_visible(state, user, pid, team) if team else _visible(state, user, pid, record["team"])):
+            continue
+        packet = json.loads(record["body"])
+        if all(word in record["body"].lower() for word in words):
+            results.append({"id": pid, "created_at": packet["created_at"], "goal": packet["goal"],
+                            "team": record["team"], "snippet": packet["next_step"], "score": 0.5})
+    limit = int(query["limit"]) if query.get("limit", "").isdigit() else 20
+    return 200, {"results": results[:limit]}, None
 
 
 def _visible(state, user, pid, team):

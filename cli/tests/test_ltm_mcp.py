@@ -15,7 +15,7 @@ from ltm.protocol.resume import render_resume
 
 from mcp import Client, StdioServerParameters
 
-TOOLS = {"save", "push", "resume", "ls", "show", "pull", "rm", "publish", "unpublish", "example", "whoami", "thread",
+TOOLS = {"save", "push", "resume", "ls", "show", "pull", "rm", "publish", "unpublish", "example", "whoami", "thread", "search",
          "platform"}
 
 

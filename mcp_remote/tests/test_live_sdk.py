@@ -1,6 +1,6 @@
 """The official MCP SDK's Streamable HTTP client against the hub on pytest-django's live server
 (a real HTTP server and WSGI requests, as gunicorn serves them): the tools an agent sees, save
-then resume, the refusals, and tokens that stop working."""
+then resume and search, the refusals, and tokens that stop working."""
 
 import asyncio
 import json
@@ -58,6 +58,7 @@ def test_tools_save_resume_and_a_redaction_refusal(live_server, alice):
         results["save"] = await client.call_tool("save", {"packet": fresh})
         new_id = re.search(r"saved packet (\S+) on", text(results["save"])).group(1)
         results["resume"] = await client.call_tool("resume", {"id": new_id})
+        results["search"] = await client.call_tool("search", {"q": fresh["goal"].split()[0]})
         results["whoami"] = await client.call_tool("whoami", {})
         return results
 
@@ -72,6 +73,7 @@ def test_tools_save_resume_and_a_redaction_refusal(live_server, alice):
     stored = Packet.objects.get(owner=alice)
     assert text(results["resume"]) == render_resume(json.loads(stored.body))
     assert json.loads(text(results["whoami"]))["user"]["username"] == "alice"
+    assert [hit["id"] for hit in json.loads(text(results["search"]))] == [stored.id]
 
 
 def test_a_read_only_token_is_refused_on_save(live_server, alice):

@@ -1,4 +1,4 @@
-"""The packet commands: push (save), ls, show, pull, rm, publish, unpublish, resume, example."""
+"""The packet commands: push (save), ls, show, pull, rm, publish, unpublish, resume, example, search."""
 
 from __future__ import annotations
 
@@ -170,3 +170,30 @@ def _read_input(source: str) -> bytes:
     except OSError as exc:
         raise LtmError(f"cannot read {source}: {exc.strerror}") from None
 
+
+
+# --- search -----------------------------------------------------------------------------------
+
+def register_search(add) -> None:
+    search = add("search", cmd_search, "find packets by their words, best first")
+    search.add_argument("text", nargs="+", help='words, "quoted phrases", -word to exclude, OR, or a packet id; '
+                                                "quote the whole query when a word starts with -")
+    search.add_argument("-t", "--team", help="search only this team's packets (default: yours and every team's)")
+    search.add_argument("--limit", type=int, help="how many (the hub's default is 20, at most 100)")
+    search.add_argument("--json", action="store_true", help="print JSON")
+
+
+def cmd_search(args) -> int:
+    text = " ".join(args.text)
+    results = verbs.search(text, team=args.team, limit=args.limit)
+    if wants_json(args.json):  # the hub's shape: {"results": [...]}
+        print(to_json({"results": results}))
+    elif not results:
+        note(f"no packets match {text!r}" + (f" in team {args.team}" if args.team else ""))
+    else:
+        for result in results:
+            where = f"team {result.get('team')}" if result.get("team") else "personal"
+            print(f"{result.get('id', '')}  {str(result.get('created_at', ''))[:10]}  {where}  "
+                  f"{shorten(result.get('goal', ''), 70)}")
+            print(f"    {shorten(result.get('snippet', ''), 100)}")
+    return 0

@@ -104,6 +104,15 @@ TOOLS = _specs(
                        "thread: true.",
              {"id": ID}, ("id",)),
     ToolSpec("ls", "List packets, newest first, as JSON [{id, created_at, goal}].", {"limit": LIMIT, "team": TEAM}),
+    ToolSpec("search", "Search the person's packets and their teams' by words, best first, as JSON "
+                       "[{id, created_at, goal, team, snippet, score}]. Words match in any order with "
+                       'English stemming; "quoted phrases", -word to exclude and OR work as in web '
+                       "search; a packet id (or its first 10+ characters) finds that packet. Then `resume` "
+                       "the one that fits.",
+             {"q": {"type": "string", "minLength": 1, "maxLength": 1000, "description": "What to search for."},
+              "team": {"type": "string", "description": "Team name: only that team's packets."},
+              "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "How many, 1 to 100 (default 20)."}},
+             ("q",)),
     ToolSpec("show", "A short summary of one packet, with its public URL when published.", {"id": ID}, ("id",)),
     ToolSpec("pull", "The full JSON of one packet.", {"id": ID}, ("id",)),
     ToolSpec("rm", "Delete a packet from the hub. Only when the person asked for it.", {"id": ID}, ("id",), WRITE),

@@ -1,0 +1,265 @@
+"""GET /v1/search: what it finds, whose packets it may show, and bad input. Runs on the database
+of DATABASE_URL (SQLite's FTS5 or PostgreSQL's tsvector)."""
+
+from urllib.parse import quote
+
+import pytest
+from django.db import connection
+
+from core.errors import NotFound
+from core.testing import refusal
+from packets import selectors
+from packets.models import Packet
+from packets.services import packet_delete, packet_move
+from packets.testing import packet_v02, store_directly
+from teams.testing import make_team
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def api(api_as, alice):
+    return api_as(alice)
+
+
+@pytest.fixture
+def alpha(alice, bob):
+    """alice owns alpha, bob is a member; carol is in neither."""
+    return make_team(alice, "alpha", members=[bob])
+
+
+def push(api, team=None, **fields):
+    packet = packet_v02(**fields)
+    response = api.post("/v1/packets" + (f"?team={team}" if team else ""), packet)
+    assert response.status_code == 201, response.content
+    return packet["id"]
+
+
+def search(api, q, **params):
+    query = "&".join(f"{key}={quote(str(value))}" for key, value in {"q": q, **params}.items())
+    return api.get(f"/v1/search?{query}")
+
+
+def found(api, q, **params):
+    response = search(api, q, **params)
+    assert response.status_code == 200, response.content
+    return [result["id"] for result in response.json()["results"]]
+
+
+def test_a_result_has_id_created_at_goal_team_snippet_and_score(api, alpha):
+    pid = push(api, team="alpha", goal="Stop the flaky test #107 on CI", next_step="Pin the clock in the fixture")
+    [result] = search(api, "flaky test 107").json()["results"]
+    assert set(result) == {"id", "created_at", "goal", "team", "snippet", "score"}
+    assert result["id"] == pid and result["team"] == "alpha"
+    assert result["goal"] == "Stop the flaky test #107 on CI"
+    assert result["created_at"] == "2026-04-22T00:00:00Z"
+    assert "flaky" in result["snippet"] and "<" not in result["snippet"]
+    assert 0 < result["score"] <= 1
+
+
+def test_a_personal_result_has_team_null(api):
+    push(api, goal="Rotate the leaked password")
+    assert search(api, "rotate password").json()["results"][0]["team"] is None
+
+
+def test_words_in_any_order_and_case_with_stemming(api):
+    pid = push(api, goal="Stop the flaky test #107 on CI")
+    push(api, goal="Unrelated work on invoices")
+    for q in ["flaky test 107", "test flaky", "TESTS Flaky", "testing flaky"]:
+        assert found(api, q) == [pid], q
+
+
+def test_every_text_field_is_searched(api):
+    fields = {
+        "success_criteria": ["zanzibar under 200 ms"],
+        "constraints": ["never touch the quokka table"],
+        "decisions": [{"what": "use the narwhal cache", "why": "the walrus was slow", "consequences": "no more okapi"}],
+        "attempts": [{"tried": "the pelican path", "outcome": "failed", "learned": "the ibis lies"}],
+        "methods": [{"name": "tapir-check", "when_applicable": "always", "how": "ask the lemur"}],
+        "open_questions": ["what about the axolotl?"],
+        "tags": ["wombat"],
+        "project": {"name": "capybara"},
+        "next_step": "feed the platypus",
+    }
+    pid = push(api, goal="An ordinary goal", **fields)
+    push(api, goal="Another packet")
+    for word in ["zanzibar", "quokka", "narwhal", "walrus", "okapi", "pelican", "ibis", "tapir", "lemur",
+                 "axolotl", "wombat", "capybara", "platypus", "ordinary"]:
+        assert found(api, word) == [pid], word
+
+
+def test_quoted_phrases_exclusions_and_or(api):
+    pool = push(api, goal="Connection pool exhausted under load")
+    other = push(api, goal="The pool of connections is exhausted at night")
+    assert found(api, '"connection pool exhausted"') == [pool]
+    assert set(found(api, "connection pool exhausted")) == {pool, other}
+    assert found(api, "exhausted -night") == [pool]
+    assert set(found(api, "load OR night")) == {pool, other}
+
+
+def test_goal_and_tags_weigh_more_than_the_rest(api):
+    deep = push(api, goal="Some other goal", open_questions=["What about the heron?"])
+    top = push(api, goal="Teach the heron to fish")
+    assert found(api, "heron") == [top, deep]
+
+
+def test_a_packet_id_or_its_start_puts_that_packet_first(api):
+    target = push(api, id="01PREFIXTARGET0000000001", goal="An unrelated goal")
+    push(api, id="01PREFIXOTHER00000000001", goal=f"Mentions {target} in passing")
+    assert found(api, target)[0] == target
+    assert found(api, target[:12])[0] == target
+    assert search(api, target).json()["results"][0]["score"] == 1.0
+
+
+def test_an_id_prefix_with_like_wildcards_is_matched_literally(api):
+    target = push(api, goal="Target")
+    assert found(api, target[:10].replace("T", "_")) == []
+
+
+def test_without_team_everything_the_caller_may_read(api_as, api, alice, bob, carol, alpha):
+    mine = push(api, goal="heron personal of alice")
+    team = push(api_as(bob), team="alpha", goal="heron in team alpha")
+    bobs = push(api_as(bob), goal="heron personal of bob")
+    carols = push(api_as(carol), goal="heron personal of carol")
+    make_team(carol, "beta")
+    betas = push(api_as(carol), team="beta", goal="heron in team beta")
+    assert set(found(api, "heron")) == {mine, team}
+    assert set(found(api_as(bob), "heron")) == {team, bobs}
+    assert set(found(api_as(carol), "heron")) == {carols, betas}
+    # A pasted id of someone else's packet finds nothing either.
+    assert found(api, bobs) == [] and carols not in found(api, carols[:12])
+
+
+def test_with_team_only_that_team(api_as, api, alpha):
+    push(api, goal="heron personal")
+    team = push(api, team="alpha", goal="heron in alpha")
+    assert found(api, "heron", team="alpha") == [team]
+    assert found(api_as(alpha.memberships.get(role="member").user), "heron", team="alpha") == [team]
+
+
+def test_a_team_of_others_or_none_is_404(api_as, api, carol, alpha):
+    push(api, team="alpha", goal="heron in alpha")
+    for who, team in [(api_as(carol), "alpha"), (api, "nosuchteam")]:
+        response = search(who, "heron", team=team)
+        assert response.status_code == 404
+        assert response.json() == {"error": "team not found"}
+    # A member's team with no match is an empty list, not a 404.
+    assert search(api, "zebra", team="alpha").json() == {"results": []}
+
+
+def test_limit_default_20_and_at_most_100(api, alice):
+    for n in range(25):
+        store_directly(alice, packet_v02(id=f"01LIMIT{n:019d}", goal=f"heron number {n}"))
+    assert len(found(api, "heron")) == 20
+    assert len(found(api, "heron", limit=3)) == 3
+    assert len(found(api, "heron", limit=100)) == 25
+
+
+@pytest.mark.parametrize("limit", ["0", "-1", "101", "abc", "1.5", "", " 5", "99999999999999999999"])
+def test_a_bad_limit_is_400(api, limit):
+    response = search(api, "heron", limit=limit)
+    assert response.status_code == 400
+    assert "limit must be a whole number from 1 to 100" in response.json()["error"]
+
+
+@pytest.mark.parametrize("path", ["/v1/search", "/v1/search?q=", "/v1/search?q=%20%20", "/v1/search?team=alpha"])
+def test_a_blank_or_missing_q_is_400(api, path):
+    response = api.get(path)
+    assert response.status_code == 400
+    assert response.json() == {"error": "q is required: the words to search for"}
+
+
+def test_a_huge_q_is_400_and_a_nul_is_400(api):
+    response = search(api, "heron " * 200)
+    assert response.status_code == 400 and "maximum is 1000" in response.json()["error"]
+    assert search(api, "he\x00ron").status_code == 400
+
+
+@pytest.mark.parametrize("q", [
+    '"', '""', '"unclosed phrase', "*", "heron*", "NEAR(heron wren)", "NEAR(", "-", "--", "-heron", "OR",
+    "heron OR", "OR OR OR", "^heron", "heron:", "goal:heron", "(heron", "heron)", "AND", "NOT heron",
+    "heron NOT", "'", "\\", "%", "_", "{heron}", "+heron", "heron -", "!!", "&&", "||", "<->", ":*",
+    "héron", "日本語", "\u200b", "a" * 1000, "the", "the and of", "#", "..", "e-mail", "email.md",
+])
+def test_search_syntax_from_the_user_never_breaks_the_query(api, q):
+    push(api, goal="The heron and the wren share email.md via e-mail")
+    response = search(api, q)
+    assert response.status_code == 200, (q, response.content)
+    assert isinstance(response.json()["results"], list)
+
+
+def test_special_characters_still_find_the_words_around_them(api):
+    pid = push(api, goal="The heron and the wren share email.md via e-mail")
+    for q in ["heron*", "heron AND wren", "(heron", "^heron", "heron:", "email.md", "e-mail", "+heron"]:
+        assert found(api, q) == [pid], q
+    assert found(api, "-heron") == []  # nothing but exclusions finds nothing, not everything
+
+
+def test_the_index_follows_push_repush_move_and_delete(api, alice, alpha):
+    packet = packet_v02(goal="Teach the heron to fish")
+    api.post("/v1/packets", packet)
+    assert found(api, "heron") == [packet["id"]]
+    packet["goal"] = "Teach the wren to sing"
+    assert api.post("/v1/packets", packet).status_code == 201
+    assert found(api, "heron") == [] and found(api, "wren") == [packet["id"]]
+    packet_move(actor=alice, packet_id=packet["id"], team=alpha)
+    assert found(api, "wren", team="alpha") == [packet["id"]]
+    assert search(api, "wren").json()["results"][0]["team"] == "alpha"
+    packet_delete(actor=alice, packet_id=packet["id"])
+    assert found(api, "wren") == []
+
+
+def test_deleting_a_team_takes_its_packets_out_of_search(api, alpha):
+    push(api, team="alpha", goal="heron in alpha")
+    alpha.delete()
+    assert found(api, "heron") == []
+
+
+def test_the_snippet_is_around_the_match(api):
+    long_text = "word " * 100 + "the heron was here " + "word " * 100
+    push(api, goal="Something else", next_step=long_text.strip())
+    [result] = search(api, "heron").json()["results"]
+    assert "heron" in result["snippet"]
+    assert result["snippet"].startswith("…") and result["snippet"].endswith("…")
+    assert len(result["snippet"]) <= 210
+
+
+def test_the_selector_marks_the_matched_words(alice):
+    store_directly(alice, packet_v02(id="01MARKED000000000001", goal="Tests of the heron", next_step="n"))
+    [hit] = selectors.packet_text_search(viewer=alice, text="test heron")
+    assert hit.goal == [("Tests", True), (" of the ", False), ("heron", True)]
+
+
+def test_the_selector_refuses_a_team_of_others(alice, carol, alpha):
+    assert refusal(NotFound, lambda: selectors.packet_text_search(viewer=carol, text="x", team_name="alpha")) == "team not found"
+
+
+def test_the_database_keeps_the_index(alice):
+    """The index lives in the database (a generated column, or FTS5 triggers), so rows written
+    without the push service are found too, and a migration that rebuilds the packets table on
+    SQLite (which drops its triggers) would fail here."""
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'packets_packet'")
+            assert {row[0] for row in cursor.fetchall()} >= {
+                "packets_search_insert", "packets_search_update", "packets_search_delete"}
+    store_directly(alice, packet_v02(id="01DIRECT000000000001", goal="heron"))
+    Packet.objects.filter(pk="01DIRECT000000000001").update(goal="wren")
+    assert [h.packet.id for h in selectors.packet_text_search(viewer=alice, text="wren")] == ["01DIRECT000000000001"]
+    assert selectors.packet_text_search(viewer=alice, text="heron") == []
+
+
+def test_search_needs_a_bearer(anon_api):
+    assert anon_api.get("/v1/search?q=heron").status_code == 401
+
+
+@pytest.mark.parametrize("q", [
+    "x " * 499,  # as many words as 1,000 characters hold
+    "x OR " * 199 + "x",  # as many alternatives
+    "x -y " * 199,  # as many exclusions
+    '"x" ' * 249,
+])
+def test_the_longest_queries_still_answer(api, q):
+    push(api, goal="x marks the spot")
+    response = search(api, q.strip())
+    assert response.status_code == 200, response.content
