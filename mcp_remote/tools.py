@@ -74,6 +74,7 @@ def run_tool(caller: Caller, name: str, arguments) -> tuple[str, bool]:
     spec = specs.TOOLS.get(name)
     if spec is None or name not in HANDLERS:
         return f"unknown tool {name!r}; the tools are: {', '.join(s.name for s in offered())}", True
+    arguments = specs.present(arguments)
     problems = specs.argument_errors(spec, arguments)
     if problems:
         return f"invalid arguments for {name}:\n" + "\n".join(f"- {p}" for p in problems), True
@@ -83,7 +84,7 @@ def run_tool(caller: Caller, name: str, arguments) -> tuple[str, bool]:
     if not ratelimit.consume(caller.request, action="mcp_tool_call", key=token_key):
         return RATE_LIMITED, True
     try:
-        return HANDLERS[name](caller, **(arguments or {})), False
+        return HANDLERS[name](caller, **arguments), False
     except (HubError, Refused) as refusal:
         return str(refusal), True
     except Exception:  # a database outage, a bug: the agent hears it failed, the log has why

@@ -134,11 +134,12 @@ def call(name: str, arguments: dict | None) -> str:
     spec = SPECS.get(name)
     if spec is None:
         raise ToolError(f"unknown tool {name!r}; the tools are: {', '.join(SPECS)}")
+    arguments = specs.present(arguments)
     problems = specs.argument_errors(spec, arguments)
     if problems:
         raise ToolError(f"invalid arguments for {name}:\n" + "\n".join(f"- {p}" for p in problems)
                         + ("\n" + specs.PACKET_SHAPE if "packet" in spec.properties else ""))
-    return HANDLERS[name](**(arguments or {}))
+    return HANDLERS[name](**arguments)
 
 
 # --- serving over stdio ------------------------------------------------------------------------

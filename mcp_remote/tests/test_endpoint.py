@@ -98,6 +98,7 @@ def test_refusals_are_tool_errors_with_the_hubs_message(token, bob, make_token):
     text, is_error = call(token, "save", {"packet": invalid})
     assert is_error and "packet rejected with 1 error;" in text and "$.attempts[0].outcome" in text
 
+    assert call(token, "ls", {"limit": None, "team": None})[1] is False  # null: left out
     text, is_error = call(token, "ls", {"limit": "five"})
     assert is_error and text.startswith("invalid arguments for ls:")
     text, is_error = call(token, "nope")

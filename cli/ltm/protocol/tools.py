@@ -149,10 +149,18 @@ def thread_lineage(items: list[dict]) -> tuple[str, list[str]]:
     return latest, list(reversed(lineage))
 
 
+def present(arguments) -> dict:
+    """A call's arguments without those sent as null: agents often send null for an optional
+    argument they mean to leave out."""
+    if not isinstance(arguments, dict):
+        return arguments if arguments is not None else {}
+    return {name: value for name, value in arguments.items() if value is not None}
+
+
 def argument_errors(spec: ToolSpec, arguments) -> list[str]:
-    """What is wrong with a call's arguments, one line each (empty: nothing)."""
+    """What is wrong with a call's arguments (after `present`), one line each (empty: nothing)."""
     validator = jsonschema.Draft202012Validator(spec.input_schema)
-    errors = sorted(validator.iter_errors(arguments if arguments is not None else {}), key=lambda e: list(e.path))
+    errors = sorted(validator.iter_errors(arguments), key=lambda e: list(e.path))
     return [f"{'.'.join(str(p) for p in error.path) or 'arguments'}: {error.message}" for error in errors]
 
 
