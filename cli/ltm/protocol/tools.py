@@ -109,7 +109,7 @@ TOOLS = _specs(
                        'English stemming; "quoted phrases", -word to exclude and OR work as in web '
                        "search; a packet id (or its first 10+ characters) finds that packet. Then `resume` "
                        "the one that fits.",
-             {"q": {"type": "string", "minLength": 1, "maxLength": 1000, "description": "What to search for."},
+             {"q": {"type": "string", "maxLength": 1000, "description": "What to search for."},
               "team": {"type": "string", "description": "Team name: only that team's packets."},
               "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "How many, 1 to 100 (default 20)."}},
              ("q",)),
