@@ -1,10 +1,12 @@
 """Bearer authentication for /v1: personal API tokens (and OAuth access tokens)."""
 
+from oauth2_provider.settings import oauth2_settings
 from rest_framework import authentication, exceptions, permissions
 
 from accounts.selectors import bearer_get
 from accounts.services import api_token_touch, device_touch, oauth_token_touch
 from core.http import client_address
+from core.links import external_url
 
 READ = "read"
 WRITE = "write"
@@ -40,6 +42,16 @@ def authenticate_bearer(plaintext: str, address: str | None = None):
     return bearer.user, bearer
 
 
+ANOTHER_RESOURCE = "this token was issued for another resource"
+
+
+def audience_allows(bearer, url: str) -> bool:
+    """Whether the token may be used at `url`: an OAuth token issued for resources (RFC 8707, a
+    client that signed itself in for /mcp) serves only those; any other token the whole hub."""
+    validator = oauth2_settings.RESOURCE_SERVER_TOKEN_RESOURCE_VALIDATOR
+    return not bearer.audiences or validator(url, list(bearer.audiences))
+
+
 class BearerAuthentication(authentication.BaseAuthentication):
     def authenticate(self, request):
         plaintext = bearer_from_header(request)
@@ -48,6 +60,8 @@ class BearerAuthentication(authentication.BaseAuthentication):
         result = authenticate_bearer(plaintext, client_address(request))
         if result is None:
             raise exceptions.AuthenticationFailed()
+        if not audience_allows(result[1], external_url(request, "/v1")):
+            raise exceptions.AuthenticationFailed(ANOTHER_RESOURCE)
         return result
 
     def authenticate_header(self, request):

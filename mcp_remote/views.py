@@ -10,9 +10,9 @@ client that signs itself in finds the authorization server."""
 from django.conf import settings
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
-from oauth2_provider.settings import oauth2_settings
 
-from accounts.authentication import authenticate_bearer, bearer_from_header
+from accounts.authentication import ANOTHER_RESOURCE, audience_allows, authenticate_bearer, bearer_from_header
+from core.http import client_address
 from core.links import external_url
 from mcp_remote.server import respond
 from mcp_remote.tools import Caller
@@ -43,13 +43,12 @@ def endpoint(request):
     plaintext = bearer_from_header(request)
     if plaintext is None:
         return _unauthorized(request, None, "sign in: send a bearer token (see resource_metadata)")
-    authenticated = authenticate_bearer(plaintext)
+    authenticated = authenticate_bearer(plaintext, client_address(request))
     if authenticated is None:
         return _unauthorized(request, "invalid_token", "this token is unknown, revoked or expired")
     user, bearer = authenticated
-    validator = oauth2_settings.RESOURCE_SERVER_TOKEN_RESOURCE_VALIDATOR
-    if bearer.audiences and not validator(external_url(request, PATH), list(bearer.audiences)):
-        return _unauthorized(request, "invalid_token", "this token was issued for another resource")
+    if not audience_allows(bearer, external_url(request, PATH)):
+        return _unauthorized(request, "invalid_token", ANOTHER_RESOURCE)
 
     limit = settings.LTM_MCP_MAX_REQUEST_BYTES
     declared = request.META.get("CONTENT_LENGTH") or "0"

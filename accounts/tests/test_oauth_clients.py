@@ -234,3 +234,13 @@ def test_unused_self_registered_clients_are_purged_after_a_day(alice):
     assert unused_clients_purge(now=timezone.now() + timedelta(days=2)) == 1
     assert set(get_application_model().objects.values_list("client_id", flat=True)) >= {used}
     assert not get_application_model().objects.filter(client_id=unused).exists()
+
+
+def test_a_token_issued_for_mcp_is_refused_on_v1(alice):
+    client_id = register().json()["client_id"]
+    verifier, challenge = pkce()
+    answer = approve(signed_in(alice), client_id, challenge)
+    token = exchange(client_id, answer["code"][0], verifier).json()["access_token"]
+    refused = Client().get("/v1/packets", HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert refused.status_code == 401
+    assert refused.json()["error"] == "this token was issued for another resource"
