@@ -13,20 +13,19 @@ POSTGRESQL = [
     """
     CREATE FUNCTION packets_team_push_event() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-        IF NEW.team_id IS NOT NULL THEN
-            INSERT INTO teams_teamevent (team_id, actor_id, actor_name, kind, detail, created_at)
-            SELECT NEW.team_id, u.id, COALESCE(NULLIF(u.display, ''), u.username),
-                   CASE TG_OP WHEN 'INSERT' THEN 'packet.pushed' ELSE 'packet.repushed' END,
-                   jsonb_build_object('packet_id', NEW.id, 'goal', left(NEW.goal, 200)), NEW.pushed_at
-            FROM accounts_user u WHERE u.id = NEW.owner_id;
-        END IF;
+        INSERT INTO teams_teamevent (team_id, actor_id, actor_name, kind, detail, created_at)
+        SELECT NEW.team_id, u.id, COALESCE(NULLIF(u.display, ''), u.username),
+               CASE TG_OP WHEN 'INSERT' THEN 'packet.pushed' ELSE 'packet.repushed' END,
+               jsonb_build_object('packet_id', NEW.id, 'goal', left(NEW.goal, 200)), NEW.pushed_at
+        FROM accounts_user u WHERE u.id = NEW.owner_id;
         RETURN NULL;
     END $$
     """,
+    # WHEN: a personal push does not even call the function.
     "CREATE TRIGGER packet_team_pushed AFTER INSERT ON packets_packet "
-    "FOR EACH ROW EXECUTE FUNCTION packets_team_push_event()",
+    "FOR EACH ROW WHEN (NEW.team_id IS NOT NULL) EXECUTE FUNCTION packets_team_push_event()",
     "CREATE TRIGGER packet_team_repushed AFTER UPDATE OF body ON packets_packet "
-    "FOR EACH ROW EXECUTE FUNCTION packets_team_push_event()",
+    "FOR EACH ROW WHEN (NEW.team_id IS NOT NULL) EXECUTE FUNCTION packets_team_push_event()",
 ]
 POSTGRESQL_REVERSE = [
     "DROP TRIGGER IF EXISTS packet_team_pushed ON packets_packet",

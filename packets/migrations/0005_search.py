@@ -2,8 +2,8 @@
 statement and no code path can forget the index.
 
 PostgreSQL: a stored generated column `search_vector` (weighted: goal and tags A; next step,
-project and decisions' what B; the rest of the text a person writes C) with a GIN index, plus a
-pattern index on the id for "paste a packet id" lookups.
+project and decisions' what B; the rest of the text a person writes C) with a GIN index. "Paste
+a packet id" lookups use the pattern index Django keeps on the primary key (`..._id_..._like`).
 
 SQLite: an FTS5 table `packets_search` (Porter stemming) with one row per packet, kept by
 triggers on insert, update and delete. Its rowids come from `packets_search_doc`, because a
@@ -50,10 +50,8 @@ PG_FORWARD = [
     "ALTER TABLE packets_packet ADD COLUMN search_vector tsvector GENERATED ALWAYS AS "
     "(packets_search_vector(goal, tags, next_step, project, body)) STORED",
     "CREATE INDEX packet_search ON packets_packet USING gin (search_vector)",
-    "CREATE INDEX packet_id_prefix ON packets_packet (id varchar_pattern_ops)",
 ]
 PG_BACKWARD = [
-    "DROP INDEX packet_id_prefix",
     "ALTER TABLE packets_packet DROP COLUMN search_vector",
     "DROP FUNCTION packets_search_vector(text, text, text, text, text)",
 ]

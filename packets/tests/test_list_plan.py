@@ -42,3 +42,17 @@ def test_list_is_read_from_an_index_in_order_without_sorting(alice, scope):
     index = "packet_personal_newest" if scope == "personal" else "packet_team_newest"
     assert index in plan
     assert "Sort" not in plan and "TEMP B-TREE" not in plan, plan
+
+
+def test_a_push_writes_only_indexes_that_some_query_reads():
+    """Every index is written by every push: the packets table keeps only those a query reads
+    (the lists, the thread walk, public pages, search, the owner's and the id's lookups)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the indexes Django adds by itself (varchar pattern indexes) exist only on PostgreSQL")
+    with connection.cursor() as cursor:
+        indexes = connection.introspection.get_constraints(cursor, Packet._meta.db_table)
+    names = {name for name, index in indexes.items() if index["index"] or index["unique"] or index["primary_key"]}
+    pattern_indexes = {name for name in names if name.endswith("_like")}
+    assert pattern_indexes == {name for name in pattern_indexes if name.startswith("packets_packet_id_")}, names
+    assert {"packet_personal_newest", "packet_team_newest", "packet_parent", "packet_search"} <= names
+    assert not any(index["index"] and index["columns"] == ["team_id"] for index in indexes.values()), names
