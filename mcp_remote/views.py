@@ -21,9 +21,11 @@ PATH = "/mcp"
 RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource/mcp"
 INVALID_REQUEST = -32600  # JSON-RPC
 
+
 def _rpc_error(status: int, message: str) -> JsonResponse:
     return JsonResponse({"jsonrpc": "2.0", "id": None, "error": {"code": INVALID_REQUEST, "message": message}},
                         status=status)
+
 
 def _unauthorized(request, error: str | None, description: str) -> JsonResponse:
     challenge = f'Bearer resource_metadata="{external_url(request, RESOURCE_METADATA_PATH)}", scope="read write"'
@@ -31,6 +33,7 @@ def _unauthorized(request, error: str | None, description: str) -> JsonResponse:
         challenge += f', error="{error}", error_description="{description}"'
     body = {"error": error or "invalid_request", "error_description": description}
     return JsonResponse(body, status=401, headers={"WWW-Authenticate": challenge, "Cache-Control": "no-store"})
+
 
 @csrf_exempt
 def endpoint(request):

@@ -10,7 +10,7 @@ import os
 import sys
 
 from .config import load_config
-from .protocol.summary import plural, summary
+from .protocol.summary import plural, summary  # noqa: F401 - the commands take plural from here
 
 
 def note(message: str) -> None:

@@ -1,6 +1,5 @@
 """thread, resume --thread, export, import and public links, against the in-process fake hub."""
 
-import io
 import json
 import sys
 

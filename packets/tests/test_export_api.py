@@ -88,7 +88,7 @@ def test_nothing_to_export_is_an_empty_body(api_as, alice):
 def test_markdown_is_one_document_with_threads_together(api_as, alice):
     root = push_packet(alice, created_at="2026-01-01T00:00:00Z", goal="Root of a thread")
     other = push_packet(alice, created_at="2026-01-02T00:00:00Z", goal="Unrelated work")
-    child = push_packet(alice, created_at="2026-01-03T00:00:00Z", goal="Continue the thread", parent_id=root.id)
+    push_packet(alice, created_at="2026-01-03T00:00:00Z", goal="Continue the thread", parent_id=root.id)
     response = api_as(alice).get("/v1/export?format=markdown")
     assert response["Content-Type"].startswith("text/markdown")
     text = body_of(response)
