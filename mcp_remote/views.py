@@ -14,7 +14,6 @@ from django.views.decorators.csrf import csrf_exempt
 from accounts.authentication import ANOTHER_RESOURCE, audience_allows, authenticate_bearer, bearer_from_header
 from core.http import client_address
 from core.links import external_url
-from mcp_remote.server import respond
 from mcp_remote.tools import Caller
 
 PATH = "/mcp"
@@ -61,6 +60,10 @@ def endpoint(request):
         return _rpc_error(400, f"invalid Content-Length header {declared[:20]!r}")
     if int(declared) > limit:
         return _rpc_error(413, f"request body is {declared} bytes; the maximum is {limit} bytes")
+
+    # The SDK (about 30 MB with pydantic and starlette) loads on a process's first /mcp call, so
+    # web processes that never serve MCP do not carry it.
+    from mcp_remote.server import respond
 
     caller = Caller(user=user, scopes=bearer.scopes, token=plaintext, request=request)
     return respond(request, caller, request.body, limit)
