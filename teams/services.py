@@ -275,12 +275,15 @@ def _email_of(email) -> str:
 
 
 def _one_line(value, *, field: str, max_length: int) -> str:
-    """A short text for people (a display name, an invite's label): whitespace collapsed."""
+    """A short text for people (a display name, an invite's label): whitespace collapsed, nothing
+    unprintable (control, formatting or bidi characters), as accounts.services.display_name_clean."""
     if value is None:
         return ""
     if not isinstance(value, str):
         raise BadRequest(f"{field} must be a string")
     value = " ".join(value.split())
+    if not value.isprintable():
+        raise BadRequest(f"{field} may not contain control or formatting characters")
     if len(value) > max_length:
         raise BadRequest(f"{field} is at most {max_length} characters")
     return value

@@ -312,3 +312,12 @@ def test_user_delete_of_a_member_leaves_the_team(alice, bob, alpha):
     assert roles(alpha) == {"alice": "owner"}
     assert Team.objects.get(pk=alpha.pk).owner == alice
 
+
+
+@pytest.mark.parametrize("display", ["Dana\u202eScully", "Dana\x07"])
+def test_invite_accept_refuses_a_display_with_control_or_bidi_characters(alpha, display):
+    invite, code = make_invite(alpha)
+    assert refusal(BadRequest, lambda: services.invite_accept(code=code, display=display)) == (
+        "display may not contain control or formatting characters"
+    )
+    assert Invite.objects.get(pk=invite.pk).used_at is None
