@@ -3,8 +3,8 @@
 Starts the Procfile's processes under honcho (production settings, plain http on loopback, a
 fresh PostgreSQL database, the machine's Redis): the release step, two web processes on two
 ports, a Celery worker and beat. Then a journey through it: token auth, push, list, pull,
-publish, a tool call on the MCP endpoint, a device-flow sign-in approved in Chromium, a team invite accepted anonymously; state
-shared by the two web processes (a device code, the wrong-code limit, a session); the worker
+publish, gunicorn's size limits, a tool call on the MCP endpoint, a device-flow sign-in approved
+in Chromium, a team invite accepted anonymously; state shared by the two web processes (a device code, the wrong-code limit, a session); the worker
 killed while tasks are sent; Redis stopped and started again. Prints PASS or FAIL and the time of
 each step, exits 1 on any failure, and stops everything it started, even on failure or timeout.
 
@@ -175,6 +175,21 @@ class Journey:
         check(self.packet["goal"] in page, "the public page does not show the goal")
         check(Http().expect(200, "GET", published["public_url"] + ".json")["id"] == self.packet["id"], "page .json")
         return published["public_url"]
+
+    def server_limits(self):
+        """What gunicorn refuses before the hub sees it answers with the statuses the OpenAPI
+        description lists on every operation (core/openapi.py)."""
+        documented = Http().expect(200, "GET", self.a + "/v1/openapi.json")["paths"]["/v1/packets"]["get"]["responses"]
+        status, _ = self.api.call("GET", self.a + "/v1/packets?limit=" + "9" * 5000)
+        check(status == 414 and "414" in documented, f"a 5,000-byte query answered {status}")
+        request = urllib.request.Request(self.a + "/v1/healthz", headers={f"X-Pad-{n}": "x" for n in range(120)})
+        try:
+            urllib.request.urlopen(request, timeout=15).close()
+            status = 200
+        except urllib.error.HTTPError as error:
+            status = error.code
+        check(status == 431 and "431" in documented, f"120 extra headers answered {status}")
+        return "a 5,000-byte query: 414; 120 extra headers: 431; both described"
 
     def mcp_tool_call(self):
         """The hub's MCP endpoint on web.2, served by the same sync gunicorn worker as /v1."""
@@ -385,8 +400,8 @@ def main():
 
     journey = Journey(stack, app)
     steps = [journey.start_the_stack, journey.token_auth, journey.push_list_pull, journey.publish,
-             journey.mcp_tool_call, journey.device_flow_in_chromium, journey.team_invite, journey.two_web_processes,
-             journey.worker_killed, journey.redis_stopped]
+             journey.server_limits, journey.mcp_tool_call, journey.device_flow_in_chromium, journey.team_invite,
+             journey.two_web_processes, journey.worker_killed, journey.redis_stopped]
     signal.signal(signal.SIGALRM, _out_of_time)
     signal.alarm(args.timeout)
     began, failed = time.monotonic(), False

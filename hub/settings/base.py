@@ -254,8 +254,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     # readyz reports the database and the cache with the same three states: one enum.
     "ENUM_NAME_OVERRIDES": {"DependencyStateEnum": "core.serializers.DEPENDENCY_STATES"},
-    # The OAuth metadata documents and client registration (the toolkit's views, not DRF's).
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "accounts.openapi.add_oauth_paths"],
+    # The OAuth metadata documents and client registration (the toolkit's views, not DRF's), then
+    # the limits gunicorn answers for on every operation.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "accounts.openapi.add_oauth_paths",
+                            "core.openapi.add_server_limits"],
 }
 
 # Mail (sign-up verification, password reset) goes to the console until EMAIL_HOST names an SMTP
