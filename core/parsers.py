@@ -40,7 +40,8 @@ def read_json_body(raw: bytes, *, empty=None):
         raise BadRequest(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except strict_json.JSONLimitError as exc:
         raise BadRequest(f"invalid JSON: {exc}") from None
-    if contains_nul(value):
+    # JSON has no raw control characters in strings: a NUL arrives only as the escape.
+    if "\\u0000" in text and contains_nul(value):
         raise BadRequest(NUL_MESSAGE)
     return value
 

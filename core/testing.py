@@ -52,14 +52,15 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
-def require_postgresql() -> None:
-    """Skip a concurrency test off PostgreSQL (SQLite serialises writers: there is no race to
-    test); in CI, which runs on PostgreSQL, fail instead, so a missing DATABASE_URL shows."""
+NO_RACE_ON_SQLITE = "concurrency test needs PostgreSQL (SQLite serialises writers, so there is no race to test)"
+
+
+def require_postgresql(what: str = NO_RACE_ON_SQLITE) -> None:
+    """Skip a test of PostgreSQL's behaviour elsewhere (by default a concurrency test: SQLite
+    serialises writers, there is no race to test); in CI, which runs on PostgreSQL, fail
+    instead, so a missing DATABASE_URL shows."""
     if connection.vendor != "postgresql":
-        reason = (
-            "concurrency test needs PostgreSQL (SQLite serialises writers, so there is no race to "
-            "test); run with DATABASE_URL=postgres://..., as CI does"
-        )
+        reason = f"{what}; run with DATABASE_URL=postgres://..., as CI does"
         if in_ci():
             pytest.fail(reason)
         pytest.skip(reason)

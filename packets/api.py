@@ -93,7 +93,8 @@ class PacketCollection(APIView):
         team = _team_param(request)
         packet = _read_packet(request)
         stored = services.packet_push(actor=request.user, packet=packet, team=team)
-        return Response(PacketIdSerializer(stored).data, status=201)
+        # PacketIdSerializer describes this answer; written directly, like the list's.
+        return json_answer({"id": stored.id}, status=201)
 
     def get(self, request):
         team_name = request.query_params.get("team") or None

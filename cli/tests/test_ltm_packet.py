@@ -128,3 +128,58 @@ def test_created_at_with_offset_is_accepted():
     packet = example_packet()
     packet["created_at"] = "2026-04-18T22:41:03.5+02:00"
     assert packet_errors(packet) == []
+
+
+# The fast verdict (jsonschema-rs) against jsonschema's, on variants of a valid packet of each
+# version: each value replaced by each of these, each array made long, each top-level key removed,
+# an unknown key added to the packet and to each of its objects.
+ODD_VALUES = [None, True, 0, 1.5, -1, 10**40, "", "x", "A\n", "abc\n", "UPPER", "a" * 5000, "\ud800",
+              "2026-04-22T00:00:00Z", [], ["x"], [{}], {}, {"what": 1}]
+
+
+def mutations(value, path=()):
+    """(path, value to put there) pairs, for `_replaced`."""
+    yield from ((path, odd) for odd in ODD_VALUES)
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield from (((key, *inner), new) for inner, new in mutations(child))
+    if isinstance(value, list):
+        yield path, value * 60
+        for index, child in enumerate(value):
+            yield from (((index, *inner), new) for inner, new in mutations(child))
+
+
+def _replaced(packet, path, new):
+    copy = json.loads(json.dumps(packet))
+    if not path:
+        return new
+    node = copy
+    for step in path[:-1]:
+        node = node[step]
+    node[path[-1]] = new
+    return copy
+
+
+def _without_and_with_extra(packet):
+    for key in packet:
+        yield {k: v for k, v in packet.items() if k != key}
+    yield {**packet, "unknown": 1}
+    for key, value in packet.items():
+        if isinstance(value, dict):
+            yield {**packet, key: {**value, "unknown": 1}}
+
+
+@pytest.mark.parametrize("packet", [v01_packet(), example_packet()], ids=["v0.1", "v0.2"])
+def test_the_fast_verdict_never_changes_what_jsonschema_says(packet):
+    from ltm.protocol import packet as core
+
+    version = packet["ltm_version"]
+    variants = [_replaced(packet, path, new) for path, new in mutations(packet) if path and path[0] != "ltm_version"]
+    variants += list(_without_and_with_extra(packet))
+    passed_quickly = 0
+    for variant in variants:
+        if core._surely_valid(version, variant):
+            passed_quickly += 1
+            assert core._schema_errors(version, variant) == [], variant
+    assert core._surely_valid(version, packet)
+    assert len(variants) > 250 and 0 < passed_quickly < len(variants) / 2, (len(variants), passed_quickly)

@@ -35,7 +35,10 @@ def test_a_hundred_digits_still_read():
     assert strict_json.loads("9" * 100) == int("9" * 100)
 
 
-@pytest.mark.parametrize("text", ['"\\ud800"', '{"\\udc00": 1}', '["ok", "a\\udbffb"]'])
+@pytest.mark.parametrize(
+    "text", ['"\\ud800"', '{"\\udc00": 1}', '["ok", "a\\udbffb"]', '"\\uDFFF"', '"\ud800"', '{"a": "\udc00"}'],
+    ids=["escaped", "escaped-in-a-key", "escaped-inside-text", "escaped-in-capitals", "raw", "raw-in-a-value"],
+)
 def test_lone_surrogates_are_refused_in_values_and_keys(text):
     with pytest.raises(strict_json.JSONLimitError, match="lone UTF-16 surrogate"):
         strict_json.loads(text)

@@ -129,9 +129,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # gives up after DB_CONNECT_TIMEOUT seconds and the server cancels a statement after
     # DB_STATEMENT_TIMEOUT milliseconds (0: no limit, e.g. for a long migration). Either is a
     # 503 (core.views.server_error).
+    #
+    # Parameters are bound on the server and a statement a connection has run 5 times is prepared
+    # (psycopg's prepare_threshold): PostgreSQL then neither parses nor plans it again, which was
+    # most of a pull's database time. Django leaves both off for poolers that cannot keep
+    # prepared statements: DB_PREPARED_STATEMENTS=0 behind PgBouncer older than 1.21 in
+    # transaction mode (1.21 and newer keep them with max_prepared_statements set).
+    prepared = env.bool("DB_PREPARED_STATEMENTS", default=True)
     DATABASES["default"]["OPTIONS"] = {
         "connect_timeout": env.int("DB_CONNECT_TIMEOUT", default=3),
         "options": f"-c statement_timeout={env.int('DB_STATEMENT_TIMEOUT', default=5000)}",
+        "server_side_binding": prepared,
+        "prepare_threshold": 5 if prepared else None,
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several web processes on one SQLite file: WAL lets readers run beside a writer, IMMEDIATE

@@ -128,13 +128,16 @@ def test_the_redis_cache_gives_up_fast_and_fails_open():
     assert options == {"SOCKET_CONNECT_TIMEOUT": 0.5, "SOCKET_TIMEOUT": 0.5, "IGNORE_EXCEPTIONS": True}
 
 
-def test_postgresql_connections_have_connect_and_statement_timeouts():
+def test_postgresql_connections_have_timeouts_and_prepared_statements():
     url = "postgres://ltm:pw@db.example.org:5432/ltm"
     options = loaded("hub.settings.production", DATABASE_URL=url, **PRODUCTION)["DB_OPTIONS"]
-    assert options == {"connect_timeout": 3, "options": "-c statement_timeout=5000"}
+    assert options == {"connect_timeout": 3, "options": "-c statement_timeout=5000",
+                       "server_side_binding": True, "prepare_threshold": 5}
     tuned = loaded("hub.settings.production", DATABASE_URL=url, DB_CONNECT_TIMEOUT="1",
-                   DB_STATEMENT_TIMEOUT="0", **PRODUCTION)["DB_OPTIONS"]
-    assert tuned == {"connect_timeout": 1, "options": "-c statement_timeout=0"}
+                   DB_STATEMENT_TIMEOUT="0", DB_PREPARED_STATEMENTS="0", **PRODUCTION)["DB_OPTIONS"]
+    # Off (for a pooler that cannot keep them): Django's own default, client-side binding.
+    assert tuned == {"connect_timeout": 1, "options": "-c statement_timeout=0",
+                     "server_side_binding": False, "prepare_threshold": None}
 
 
 def test_test_settings_use_the_fast_password_hasher_and_eager_tasks():

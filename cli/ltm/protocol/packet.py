@@ -13,6 +13,7 @@ from functools import lru_cache
 from importlib import resources
 
 import jsonschema
+import jsonschema_rs
 from ulid import ULID
 
 from . import strict_json
@@ -48,6 +49,22 @@ def schema(version: str) -> dict:
 @lru_cache(maxsize=None)
 def _validator(version: str) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(schema(version))
+
+
+@lru_cache(maxsize=None)
+def _quick_validator(version: str) -> jsonschema_rs.Draft202012Validator:
+    return jsonschema_rs.Draft202012Validator(schema(version))
+
+
+def _surely_valid(version: str, packet: dict) -> bool:
+    """jsonschema-rs's verdict, a hundred times faster than jsonschema's on the usual valid packet
+    (it was a sixth of a push's CPU). Only a fast path: whatever it refuses, jsonschema checks
+    again and words, so the answer is always jsonschema's (the two differ at the edges: Rust's `$`
+    refuses the trailing newline that Python's lets through; Rust cannot hold a lone surrogate)."""
+    try:
+        return _quick_validator(version).is_valid(packet)
+    except ValueError:
+        return False
 
 
 def example_packet() -> dict:
@@ -105,8 +122,7 @@ def packet_errors(packet) -> list[str]:
     if version not in SUPPORTED_VERSIONS:
         shown = json.dumps(version, ensure_ascii=False)
         return [f"unsupported ltm_version {shown} (supported: {', '.join(SUPPORTED_VERSIONS)})"]
-    errors = sorted(_validator(version).iter_errors(packet), key=lambda e: (list(e.absolute_path), e.message))
-    messages = [f"{e.json_path}: {_describe(e)}" for e in errors]
+    messages = [] if _surely_valid(version, packet) else _schema_errors(version, packet)
     created_at = packet.get("created_at")
     if isinstance(created_at, str) and parse_timestamp(created_at) is None:
         messages.append(
@@ -114,6 +130,11 @@ def packet_errors(packet) -> list[str]:
             "in years 1 to 9999 UTC"
         )
     return messages
+
+
+def _schema_errors(version: str, packet: dict) -> list[str]:
+    errors = sorted(_validator(version).iter_errors(packet), key=lambda e: (list(e.absolute_path), e.message))
+    return [f"{e.json_path}: {_describe(e)}" for e in errors]
 
 
 def validate_packet(packet) -> None:

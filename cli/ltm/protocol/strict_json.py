@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 MAX_DEPTH = 32  # a packet nests 3 levels deep; every body of the wire API fewer
 MAX_NUMBER_LENGTH = 100  # characters of one number literal
@@ -46,8 +47,26 @@ def loads(text: str):
         value = json.loads(text, parse_constant=_reject_constant, parse_int=_integer, parse_float=_float)
     except RecursionError:
         raise JSONLimitError(f"nested more than {MAX_DEPTH} levels deep") from None
-    _check_depth_and_strings(value)
+    if _might_break_limits(text):
+        _check_depth_and_strings(value)
     return value
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
+
+
+def _might_break_limits(text: str) -> bool:
+    """Whether the value decoded from `text` needs the walk below: it can nest deeper than
+    MAX_DEPTH only with that many brackets, and hold a lone surrogate only through an escape
+    (`\\ud800`) or one in the text itself. Scanning the text is a tenth of walking the value,
+    and a packet passes it."""
+    if text.count("{") + text.count("[") > MAX_DEPTH or _SURROGATE_ESCAPE.search(text):
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _check_depth_and_strings(value) -> None:

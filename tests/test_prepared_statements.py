@@ -1,0 +1,42 @@
+"""On PostgreSQL, the statements of the calls every agent makes (the bearer lookup, pull, list,
+push) are prepared on the connection once it has run them a few times: the server then neither
+parses nor plans them again, which was most of a pull's database time (hub/settings/base.py)."""
+
+import pytest
+from django.db import connection
+
+from core.testing import require_postgresql
+from packets.testing import packet_v02
+
+pytestmark = pytest.mark.django_db
+
+
+def prepared_statements() -> list[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        return [statement for (statement,) in cursor.fetchall()]
+
+
+def test_the_hot_calls_run_as_prepared_statements(api_as, alice):
+    require_postgresql("prepared statements are PostgreSQL's")
+    api = api_as(alice)
+    packet = packet_v02()
+    assert api.post("/v1/packets", packet).status_code == 201
+    before = prepared_statements()
+
+    for _ in range(6):
+        assert api.get(f"/v1/packets/{packet['id']}").status_code == 200
+        assert api.get("/v1/packets?limit=50").status_code == 200
+        assert api.post("/v1/packets", packet_v02()).status_code == 201
+    prepared = prepared_statements()
+
+    assert not any("token_hash" in statement for statement in before)
+    hot = {
+        "bearer lookup": "token_hash = $",
+        "pull": "WHERE id = $1 AND ((team_id IS NULL AND owner_id = $2)",
+        "list": "ORDER BY created_at DESC, id DESC LIMIT $",
+        "push": "ON CONFLICT (id) DO UPDATE",
+    }
+    missing = {call: text for call, text in hot.items() if not any(text in statement for statement in prepared)}
+    assert missing == {}, prepared
+
