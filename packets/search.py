@@ -213,7 +213,7 @@ def _by_id(prefix: str, scope_sql: str, scope_params: list, limit: int) -> list[
     # (it scanned all 100,000 packets), but reads one for a range. Ids are ASCII, so every id
     # with the prefix sorts between it and it followed by the last code point. PostgreSQL's
     # pattern operators compare bytes, as the id's pattern index does, whatever the collation.
-    at_least, below = (("~>=~", "~<~") if connection.vendor == "postgresql" else (">=", "<"))
+    at_least, below = ("~>=~", "~<~") if connection.vendor == "postgresql" else (">=", "<")
     sql = (
         f"SELECT {_COLUMNS} FROM {packets} p LEFT JOIN {teams} t ON t.id = p.team_id "
         f"WHERE p.id {at_least} %s AND p.id {below} %s AND {scope_sql} "

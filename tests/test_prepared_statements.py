@@ -39,4 +39,3 @@ def test_the_hot_calls_run_as_prepared_statements(api_as, alice):
     }
     missing = {call: text for call, text in hot.items() if not any(text in statement for statement in prepared)}
     assert missing == {}, prepared
-

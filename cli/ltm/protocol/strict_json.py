@@ -52,7 +52,7 @@ def loads(text: str):
     return value
 
 
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def _might_break_limits(text: str) -> bool:
