@@ -45,11 +45,14 @@ def authenticate_bearer(plaintext: str, address: str | None = None):
 ANOTHER_RESOURCE = "this token was issued for another resource"
 
 
-def audience_allows(bearer, url: str) -> bool:
-    """Whether the token may be used at `url`: an OAuth token issued for resources (RFC 8707, a
-    client that signed itself in for /mcp) serves only those; any other token the whole hub."""
+def audience_allows(bearer, request, path: str) -> bool:
+    """Whether the token may be used at this hub's `path`: an OAuth token issued for resources
+    (RFC 8707, a client that signed itself in for /mcp) serves only those; any other token the
+    whole hub. (The URL is built only for a token that names resources: most do not.)"""
+    if not bearer.audiences:
+        return True
     validator = oauth2_settings.RESOURCE_SERVER_TOKEN_RESOURCE_VALIDATOR
-    return not bearer.audiences or validator(url, list(bearer.audiences))
+    return validator(external_url(request, path), list(bearer.audiences))
 
 
 class BearerAuthentication(authentication.BaseAuthentication):
@@ -60,7 +63,7 @@ class BearerAuthentication(authentication.BaseAuthentication):
         result = authenticate_bearer(plaintext, client_address(request))
         if result is None:
             raise exceptions.AuthenticationFailed()
-        if not audience_allows(result[1], external_url(request, "/v1")):
+        if not audience_allows(result[1], request, "/v1"):
             raise exceptions.AuthenticationFailed(ANOTHER_RESOURCE)
         return result
 

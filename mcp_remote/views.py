@@ -49,7 +49,7 @@ def endpoint(request):
     if authenticated is None:
         return _unauthorized(request, "invalid_token", "this token is unknown, revoked or expired")
     user, bearer = authenticated
-    if not audience_allows(bearer, external_url(request, PATH)):
+    if not audience_allows(bearer, request, PATH):
         return _unauthorized(request, "invalid_token", ANOTHER_RESOURCE)
 
     limit = settings.LTM_MCP_MAX_REQUEST_BYTES

@@ -1,5 +1,6 @@
 """Changes to packets; each function is one transaction."""
 
+import functools
 import re
 import secrets
 from datetime import UTC
@@ -76,11 +77,20 @@ _REPLACED = ["ltm_version", "created_at", "goal", "next_step", "parent_id", "pro
 def _upsert(packet: Packet) -> bool:
     """Insert the packet, or replace the stored one when the same creator pushes it into the same
     scope; False when the id is taken otherwise."""
-    fields = [Packet._meta.get_field(name) for name in ["id", "owner", "team", *_REPLACED]]
+    fields, sql = _upsert_statement(connection.vendor)
     values = [field.get_db_prep_save(getattr(packet, field.attname), connection) for field in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        return cursor.fetchone() is not None
+
+
+@functools.cache
+def _upsert_statement(vendor: str) -> tuple[list, str]:
+    """The fields _upsert writes and its SQL, written once per database vendor (every push runs it)."""
+    fields = [Packet._meta.get_field(name) for name in ["id", "owner", "team", *_REPLACED]]
     table = connection.ops.quote_name(Packet._meta.db_table)
     columns = [connection.ops.quote_name(field.column) for field in fields]
-    same_team = "IS NOT DISTINCT FROM" if connection.vendor == "postgresql" else "IS"
+    same_team = "IS NOT DISTINCT FROM" if vendor == "postgresql" else "IS"
     replaced = ", ".join(f"{column} = excluded.{column}" for column in columns[3:])
     sql = (
         f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))}) "
@@ -88,9 +98,7 @@ def _upsert(packet: Packet) -> bool:
         f"WHERE {table}.owner_id = excluded.owner_id AND {table}.team_id {same_team} excluded.team_id "
         "RETURNING id"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values)
-        return cursor.fetchone() is not None
+    return fields, sql
 
 
 def _refuse_push_over(existing: Packet, *, actor) -> None:

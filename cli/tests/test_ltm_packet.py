@@ -42,6 +42,34 @@ def test_v02_example_is_valid_and_round_trips_canonically():
     assert packet_errors(packet) == []
 
 
+# Characters whose encoding differs between JSON writers: every control and Latin-1 character,
+# the line and paragraph separators, a BOM, the last BMP and Unicode code points, an emoji, a
+# quote, a backslash and a closing script tag.
+AWKWARD_TEXTS = [chr(c) for c in range(0x100)] + [
+    "\u2028", "\u2029", "\ufeff", "\uffff", "\U0010ffff", "\U0001f600", '"', "\\", "</script>",
+]
+
+
+def test_the_canonical_encoding_is_the_standard_librarys():
+    """Stored bodies are the bytes json.dumps(sort_keys, indent=2, ensure_ascii=False) wrote
+    before canonical_json went through orjson; a re-pushed packet must come out the same."""
+    packet = example_packet()
+    packet["goal"] = "".join(AWKWARD_TEXTS)
+    packet["constraints"] = AWKWARD_TEXTS
+    packet["tags"] = []
+    packet["decisions"].append({"what": "é ünïcode ключ 🙂", "why": "", "locked": False})
+    packet["project"] = {"name": "x", **{f"k{text}": text for text in AWKWARD_TEXTS}}  # keys sort by code point
+    nested = {"b": {}, "a": [[], {}, [True, False, None]], "é": "", "z": {"y": [{"x": ""}]}}
+
+    for value in [packet, example_packet(), nested, {}]:
+        assert canonical_json(value) == json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def test_what_orjson_refuses_is_encoded_as_before():
+    for value in [{"n": 2**70}, {"s": "\ud800 lone surrogate"}]:
+        assert canonical_json(value) == json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
 def test_v02_fields_are_unknown_to_v01():
     packet = v01_packet()
     packet["success_criteria"] = ["tests pass"]
