@@ -29,15 +29,9 @@ $$
 SQL = search.PG_FORWARD[0].replace("CREATE FUNCTION", "CREATE OR REPLACE FUNCTION", 1)
 
 
-def _on_postgresql(statement):
-    def run(apps, schema_editor):
-        if schema_editor.connection.vendor == "postgresql":
-            schema_editor.execute(statement)
-
-    return run
-
-
 class Migration(migrations.Migration):
     dependencies = [("packets", "0006_fewer_indexes_to_write")]
 
-    operations = [migrations.RunPython(_on_postgresql(PLPGSQL), _on_postgresql(SQL))]
+    operations = [
+        migrations.RunPython(search._runner({"postgresql": [PLPGSQL]}), search._runner({"postgresql": [SQL]})),
+    ]

