@@ -25,14 +25,35 @@ def bearer_from_header(request) -> str | None:
     return value.strip()
 
 
-def authenticate_bearer(plaintext: str, address: str | None = None):
-    """(user, bearer) for a valid token, else None. Used by the API and by invites. The bearer
-    (accounts.selectors.Bearer) carries the token's scopes. `address` is the caller's, recorded
-    as the token's last use."""
+ANOTHER_RESOURCE = "this token was issued for another resource"
+
+
+class BearerRefused(Exception):
+    """The request carries a bearer token that may not be used here. `description` is None for
+    a token that is unknown, revoked or expired, else why a valid token is refused."""
+
+    def __init__(self, description: str | None = None):
+        super().__init__(description or "invalid token")
+        self.description = description
+
+
+def authenticate_bearer(request, *, resource: str):
+    """The one door of every bearer-authenticated entrance (/v1, /mcp, the invite accept):
+    (user, bearer) for the request's token at this hub's `resource` path, None when it sends no
+    token. Raises BearerRefused for a token that is not valid, or that was issued for other
+    resources (RFC 8707: a client that signed itself in for /mcp). The bearer
+    (accounts.selectors.Bearer) carries the token's scopes; the caller's address is recorded as
+    the token's last use."""
+    plaintext = bearer_from_header(request)
+    if plaintext is None:
+        return None
     bearer = bearer_get(plaintext=plaintext)
     if bearer is None:
-        return None
+        raise BearerRefused()
+    if not _audience_allows(bearer, request, resource):
+        raise BearerRefused(ANOTHER_RESOURCE)
     if bearer.use_unrecorded:  # at most once per LAST_USED_RESOLUTION, one UPDATE
+        address = client_address(request)
         if bearer.kind == "api":
             api_token_touch(token_id=bearer.token_id, address=address)
         elif bearer.device_id:
@@ -42,13 +63,9 @@ def authenticate_bearer(plaintext: str, address: str | None = None):
     return bearer.user, bearer
 
 
-ANOTHER_RESOURCE = "this token was issued for another resource"
-
-
-def audience_allows(bearer, request, path: str) -> bool:
-    """Whether the token may be used at this hub's `path`: an OAuth token issued for resources
-    (RFC 8707, a client that signed itself in for /mcp) serves only those; any other token the
-    whole hub. (The URL is built only for a token that names resources: most do not.)"""
+def _audience_allows(bearer, request, path: str) -> bool:
+    """An OAuth token issued for resources serves only those; any other token the whole hub.
+    (The URL is built only for a token that names resources: most do not.)"""
     if not bearer.audiences:
         return True
     validator = oauth2_settings.RESOURCE_SERVER_TOKEN_RESOURCE_VALIDATOR
@@ -57,15 +74,10 @@ def audience_allows(bearer, request, path: str) -> bool:
 
 class BearerAuthentication(authentication.BaseAuthentication):
     def authenticate(self, request):
-        plaintext = bearer_from_header(request)
-        if plaintext is None:
-            return None
-        result = authenticate_bearer(plaintext, client_address(request))
-        if result is None:
-            raise exceptions.AuthenticationFailed()
-        if not audience_allows(result[1], request, "/v1"):
-            raise exceptions.AuthenticationFailed(ANOTHER_RESOURCE)
-        return result
+        try:
+            return authenticate_bearer(request, resource="/v1")
+        except BearerRefused as refused:
+            raise exceptions.AuthenticationFailed(refused.description) from None
 
     def authenticate_header(self, request):
         return 'Bearer realm="ltm"'

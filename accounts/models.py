@@ -101,3 +101,18 @@ class DeviceDetails(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class SpentAuthorizationCode(models.Model):
+    """An authorization code already exchanged for tokens, kept (as its checksum) until the
+    hourly purge after it would have expired: a second exchange of the same code means it leaked,
+    and the tokens the first exchange issued are revoked (RFC 6749 section 4.1.2)."""
+
+    code_hash = models.CharField(max_length=64, unique=True)
+    application = models.ForeignKey(oauth2_settings.APPLICATION_MODEL, on_delete=models.CASCADE, related_name="+")
+    access_token = models.ForeignKey(
+        oauth2_settings.ACCESS_TOKEN_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The refresh tokens rotated from the first one share its family: all of them are revoked.
+    token_family = models.UUIDField(null=True, blank=True)
+    expires_at = models.DateTimeField()

@@ -26,24 +26,27 @@ accounts.api, and only there:
   exactly, do not show the code, and have no rate limit.
 """
 
+import ipaddress
 from urllib.parse import urlsplit
 
 import urllib3
 from django.conf import settings
 from oauth2_provider import cimd
 from oauth2_provider.oauth2_backends import OAuthLibCore
+from oauth2_provider.oauth2_validators import OAuth2Validator
 from oauth2_provider.settings import oauth2_settings
 from oauthlib.oauth2 import DeviceApplicationServer, Server
 
-from accounts import device_flow
-from accounts.services import new_token_plaintext
+from accounts import device_flow, services
 
 FORM_TYPE = "application/x-www-form-urlencoded"
+# The resource (RFC 8707) that clients signing themselves in are for: the hub's MCP endpoint.
+MCP_PATH = "/mcp"
 
 
 def access_token_generator(request, refresh_token=False) -> str:
     """OAUTH2_PROVIDER["ACCESS_TOKEN_GENERATOR"]: the same shape as a personal API token."""
-    return new_token_plaintext()
+    return services.new_token_plaintext()
 
 
 def _token_lifetime_seconds(request) -> int:
@@ -60,6 +63,24 @@ class HubOAuth2Server(Server):
         super().__init__(request_validator, *args, **kwargs)
         self.device_code_grant.refresh_token = False
         self.bearer.expires_in = _token_lifetime_seconds
+
+
+class HubOAuth2Validator(OAuth2Validator):
+    """OAUTH2_PROVIDER["OAUTH2_VALIDATOR_CLASS"]: the toolkit's validator, and a replayed
+    authorization code revokes what its first exchange issued (RFC 6749 section 4.1.2: the
+    toolkit refuses the replay but leaves those tokens working)."""
+
+    def save_bearer_token(self, token, request, *args, **kwargs):
+        super().save_bearer_token(token, request, *args, **kwargs)
+        if request.grant_type == "authorization_code":
+            services.authorization_code_spend(code=request.code, application=request.client,
+                                              access_token=token["access_token"], refresh_token=token.get("refresh_token"))
+
+    def validate_code(self, client_id, code, client, request, *args, **kwargs):
+        if super().validate_code(client_id, code, client, request, *args, **kwargs):
+            return True
+        services.authorization_code_replayed(code=code, application=client)
+        return False
 
 
 class HubDeviceServer(DeviceApplicationServer):
@@ -96,7 +117,17 @@ class FormTolerantOAuthLibCore(OAuthLibCore):
 #   loopback address with their own certificate authority, which CIMD_LOOPBACK_CA_FILE names;
 #   that setting is empty outside tests, so production never fetches from a loopback address.
 
-LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
+def is_loopback_host(host: str | None) -> bool:
+    """Whether `host` (a URL's hostname, brackets removed) is this computer: localhost or a
+    loopback address (127.0.0.0/8, ::1). A name that only starts like one is not."""
+    if not host:
+        return False
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def redirect_uri_problem(uri) -> str | None:
@@ -110,7 +141,7 @@ def redirect_uri_problem(uri) -> str | None:
         return f"{uri!r} is not a URI"
     if parts.scheme == "https" and host:
         return None
-    if parts.scheme == "http" and host in LOOPBACK_HOSTS:
+    if parts.scheme == "http" and is_loopback_host(host):
         return None
     return f"redirect URI {uri!r} must use https, or http on a loopback address (127.0.0.1, [::1] or localhost)"
 

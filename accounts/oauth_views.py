@@ -17,12 +17,17 @@ from oauth2_provider.settings import oauth2_settings
 from oauthlib.oauth2.rfc6749.errors import InvalidRequestError
 
 from accounts import services
-from accounts.oauth import redirect_uris_problem
+from accounts.oauth import MCP_PATH, is_loopback_host, redirect_uris_problem
 from core.dashboard import Confirm, dashboard_action
+from core.links import external_url
 
 
 def _origin(uri: str) -> str:
+    """The CSP source of a redirect URI: its origin, or the scheme alone for an app's own
+    (private-use) scheme, which has no origin."""
     parts = urlsplit(uri)
+    if parts.scheme not in ("http", "https"):
+        return f"{parts.scheme}:"
     return f"{parts.scheme}://{parts.netloc}"
 
 
@@ -42,6 +47,13 @@ class ConsentView(dot_views.AuthorizationView):
             raise OAuthToolkitError(error=error, redirect_uri=credentials.get("redirect_uri"))
         return scopes, credentials
 
+    def get_initial(self):
+        """A client that names no resource (RFC 8707) is given /mcp, the one resource the hub
+        offers clients that sign themselves in: its token then serves /mcp only, never /v1."""
+        initial = super().get_initial()
+        initial["resource"] = initial.get("resource") or external_url(self.request, MCP_PATH)
+        return initial
+
     def redirect(self, redirect_to, application):
         """Every answer to the client carries `iss` (RFC 9207); the toolkit adds it to successes
         only, and an error answer (access_denied, ...) needs it as much."""
@@ -54,7 +66,9 @@ class ConsentView(dot_views.AuthorizationView):
 
     def render_to_response(self, context, **kwargs):
         redirect_uri = context.get("redirect_uri") or ""
-        context["redirect_host"] = urlsplit(redirect_uri).netloc
+        parts = urlsplit(redirect_uri)
+        context["redirect_host"] = parts.netloc if parts.scheme in ("http", "https") else f"{parts.scheme}:"
+        context["redirect_is_local"] = parts.scheme not in ("http", "https") or is_loopback_host(parts.hostname)
         context["scope_rows"] = list(zip(context.get("scopes") or [], context.get("scopes_descriptions") or []))
         response = super().render_to_response(context, **kwargs)
         if redirect_uri:

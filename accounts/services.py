@@ -25,7 +25,7 @@ from accounts.device_flow import (
 )
 from accounts.models import (
     CLIENT_VERSION_MAX_LENGTH, DEVICE_NAME_MAX_LENGTH, DISPLAY_MAX_LENGTH, TOKEN_NAME_MAX_LENGTH, TOKEN_SCOPES,
-    USER_AGENT_MAX_LENGTH, ApiToken, DeviceDetails, User, hash_token,
+    USER_AGENT_MAX_LENGTH, ApiToken, DeviceDetails, SpentAuthorizationCode, User, hash_token,
 )
 from accounts.selectors import CLAIM_SALT, claim_code_user, device_grant_find, device_grant_problem, password_fingerprint
 from accounts.signals import user_deleting
@@ -386,3 +386,38 @@ def account_claim(*, code: str, email: str, password: str) -> User:
     # the primary, unverified address, and the user's email.
     EmailAddress.objects.add_email(None, user, email).set_as_primary()
     return user
+
+
+# Authorization codes (clients that sign themselves in). A code is good for one exchange; the
+# checksum of each spent code is kept until the purge after it would have expired.
+SPENT_CODE_KEPT = timedelta(hours=1)
+
+
+def authorization_code_spend(*, code: str, application, access_token: str, refresh_token: str | None) -> None:
+    """Remember that `code` was exchanged for these tokens (plaintexts, as just issued)."""
+    tokens = get_refresh_token_model().objects.filter(token_checksum=hash_token(refresh_token or ""))
+    family = tokens.values_list("token_family", flat=True).first()
+    issued = get_access_token_model().objects.filter(token_checksum=hash_token(access_token)).first()
+    SpentAuthorizationCode.objects.create(
+        code_hash=hash_token(code), application=application, access_token=issued, token_family=family,
+        expires_at=timezone.now() + SPENT_CODE_KEPT,
+    )
+
+
+def authorization_code_replayed(*, code: str, application) -> bool:
+    """A code is presented again: revoke every token its first exchange issued (the access token,
+    the refresh token and those rotated from it). False when the code was never spent here."""
+    spent = SpentAuthorizationCode.objects.filter(code_hash=hash_token(code), application=application).first()
+    if spent is None:
+        return False
+    with transaction.atomic():
+        if spent.token_family:
+            get_refresh_token_model().revoke_family(spent.token_family)
+        if spent.access_token_id:
+            get_access_token_model().objects.filter(pk=spent.access_token_id).delete()
+    return True
+
+
+def spent_codes_purge(*, now=None) -> int:
+    deleted, _ = SpentAuthorizationCode.objects.filter(expires_at__lt=now or timezone.now()).delete()
+    return deleted

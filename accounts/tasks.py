@@ -5,7 +5,7 @@ import logging
 from celery import shared_task
 from oauth2_provider.models import clear_expired
 
-from accounts.services import device_grants_purge, unused_clients_purge
+from accounts.services import device_grants_purge, spent_codes_purge, unused_clients_purge
 
 logger = logging.getLogger(__name__)
 
@@ -16,6 +16,7 @@ def purge_expired_oauth() -> int:
     number of device grants deleted."""
     grants = device_grants_purge()
     clear_expired()
+    spent_codes_purge()
     unused_clients_purge()
     logger.info("purged %s expired device grants", grants)
     return grants

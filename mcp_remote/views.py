@@ -11,12 +11,11 @@ from django.conf import settings
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from accounts.authentication import ANOTHER_RESOURCE, audience_allows, authenticate_bearer, bearer_from_header
-from core.http import client_address
+from accounts.authentication import BearerRefused, authenticate_bearer, bearer_from_header
+from accounts.oauth import MCP_PATH
 from core.links import external_url
 from mcp_remote.tools import Caller
 
-PATH = "/mcp"
 RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource/mcp"
 INVALID_REQUEST = -32600  # JSON-RPC
 
@@ -42,15 +41,13 @@ def endpoint(request):
         response = _rpc_error(405, f"method {request.method} not allowed; send JSON-RPC with POST")
         response["Allow"] = "POST"
         return response
-    plaintext = bearer_from_header(request)
-    if plaintext is None:
-        return _unauthorized(request, None, "sign in: send a bearer token (see resource_metadata)")
-    authenticated = authenticate_bearer(plaintext, client_address(request))
+    try:
+        authenticated = authenticate_bearer(request, resource=MCP_PATH)
+    except BearerRefused as refused:
+        return _unauthorized(request, "invalid_token", refused.description or "this token is unknown, revoked or expired")
     if authenticated is None:
-        return _unauthorized(request, "invalid_token", "this token is unknown, revoked or expired")
+        return _unauthorized(request, None, "sign in: send a bearer token (see resource_metadata)")
     user, bearer = authenticated
-    if not audience_allows(bearer, request, PATH):
-        return _unauthorized(request, "invalid_token", ANOTHER_RESOURCE)
 
     limit = settings.LTM_MCP_MAX_REQUEST_BYTES
     declared = request.META.get("CONTENT_LENGTH") or "0"
@@ -65,6 +62,6 @@ def endpoint(request):
     # web processes that never serve MCP do not carry it.
     from mcp_remote.server import respond
 
-    caller = Caller(user=user, scopes=bearer.scopes, token=plaintext, request=request)
+    caller = Caller(user=user, scopes=bearer.scopes, token=bearer_from_header(request), request=request)
     return respond(request, caller, request.body, limit)
 

@@ -10,9 +10,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.api import OPTIONAL_BEARER
-from accounts.authentication import SCOPE_REFUSED, WRITE, authenticate_bearer, bearer_from_header
+from accounts.authentication import SCOPE_REFUSED, WRITE, BearerRefused, authenticate_bearer
 from core.api import NO_CONTENT, error_responses
-from core.errors import BadRequest, Forbidden
+from core.errors import BadRequest, Forbidden, Unauthorized
 from teams import selectors, services
 from teams.models import TeamEvent
 from teams.serializers import (
@@ -302,15 +302,16 @@ class TeamEvents(APIView):
         ),
         auth=OPTIONAL_BEARER,
         request={"application/json": InviteAcceptRequestSerializer},
-        responses={201: InviteAcceptedSerializer, **error_responses(400, 403, 409, 410)},
+        responses={201: InviteAcceptedSerializer, **error_responses(400, 401, 403, 409, 410)},
     ),
 )
 class InviteAccept(APIView):
     """POST /v1/invites/{code}/accept with an optional bearer.
 
     DRF's bearer authentication answers 401 to a bad token; here a stale, unknown or revoked
-    token must count as no token at all (the client sends whatever it has stored), so the
-    bearer is checked by hand.
+    token must count as no token at all (the client sends whatever it has stored). A valid token
+    issued for another resource (/mcp) is refused, as everywhere on /v1: it must not join its
+    user to a team, nor be taken for no token and make a new account.
     """
 
     authentication_classes = []
@@ -325,8 +326,12 @@ class InviteAccept(APIView):
 
     @staticmethod
     def _caller(request):
-        plaintext = bearer_from_header(request)
-        found = authenticate_bearer(plaintext) if plaintext else None
+        try:
+            found = authenticate_bearer(request, resource="/v1")
+        except BearerRefused as refused:
+            if refused.description is None:
+                return None
+            raise Unauthorized(refused.description) from None
         if found is None:
             return None
         user, credential = found

@@ -60,7 +60,7 @@ def test_the_metadata_documents(db):
     resource = Client().get("/.well-known/oauth-protected-resource/mcp").json()
     assert resource["resource"] == MCP
     assert resource["authorization_servers"] == ["http://testserver"]
-    assert resource["scopes_supported"] == ["read", "write"]
+    assert resource["scopes_supported"] == ["offline_access", "read", "write"]
     assert Client().get("/.well-known/oauth-protected-resource").json()["resource"] == "http://testserver"
 
     server = Client().get("/.well-known/oauth-authorization-server").json()
@@ -69,6 +69,7 @@ def test_the_metadata_documents(db):
     assert server["token_endpoint"] == "http://testserver/oauth/token"
     assert server["registration_endpoint"] == "http://testserver/oauth/register"
     assert server["code_challenge_methods_supported"] == ["S256"]
+    assert "offline_access" in server["scopes_supported"]  # ChatGPT asks for it to get a refresh token
     assert server["response_types_supported"] == ["code"]
     assert server["client_id_metadata_document_supported"] is True
     assert server["authorization_response_iss_parameter_supported"] is True

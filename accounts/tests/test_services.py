@@ -140,7 +140,8 @@ def test_a_bearer_records_its_use_at_most_once_a_minute(alice, kind):
     for moment, recorded in [(start, start), (start + timedelta(seconds=59), start),
                              (start + timedelta(minutes=1), start + timedelta(minutes=1))]:
         with at(moment):
-            user, bearer = authenticate_bearer(plaintext)
+            request = RequestFactory().get("/v1/packets", HTTP_AUTHORIZATION=f"Bearer {plaintext}")
+            user, bearer = authenticate_bearer(request, resource="/v1")
         assert (user.pk, bearer.kind) == (alice.pk, kind)
         assert last_use() == recorded
 

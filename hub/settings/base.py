@@ -327,11 +327,15 @@ OAUTH2_PROVIDER = {
     "SCOPES": {
         "read": "read your packets, teams and team members",
         "write": "push, delete and publish packets, and create, leave or manage teams",
+        # Clients that sign themselves in get a refresh token whether they ask for this or not;
+        # it is advertised and accepted for the clients that ask for it by name (ChatGPT).
+        "offline_access": "stay connected: renew its access without asking you again",
     },
     "DEFAULT_SCOPES": ["read", "write"],
     "OAUTH_DEVICE_VERIFICATION_URI": "/device",
     "OAUTH_DEVICE_VERIFICATION_URI_COMPLETE": "/device?user_code={user_code}",
     "OAUTH2_SERVER_CLASS": "accounts.oauth.HubOAuth2Server",
+    "OAUTH2_VALIDATOR_CLASS": "accounts.oauth.HubOAuth2Validator",
     "ACCESS_TOKEN_GENERATOR": "accounts.oauth.access_token_generator",
     # Only a SHA-256 checksum of each access token is stored (RFC 9700); it needs no grace period.
     "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
@@ -351,6 +355,9 @@ OAUTH2_PROVIDER = {
     "PKCE_REQUIRED": True,
     "REFRESH_TOKEN_REUSE_PROTECTION": True,
     "ALLOWED_REDIRECT_URI_SCHEMES": ["https", "http"],
+    # Any port on http://localhost as on 127.0.0.1 and [::1] (RFC 8252 section 7.3): Claude Code
+    # registers localhost and listens on whichever port is free.
+    "ALLOW_LOCALHOST_LOOPBACK": True,
     # MCP clients sign themselves in (mcp_remote, accounts/oauth.py): the authorization code
     # grant, clients registered on the fly (RFC 7591) or by their metadata document's URL.
     "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],

@@ -7,23 +7,14 @@ calls tools with the token. Then the person disconnects it on the Tokens & devic
 next request fails."""
 
 import asyncio
-import datetime
-import ipaddress
 import json
 import queue
-import ssl
-import threading
 from concurrent.futures import ThreadPoolExecutor
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 import anyio
 import httpx2
 import pytest
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
 from mcp import Client
 from mcp.client.auth import OAuthClientProvider
 from mcp.client.streamable_http import streamable_http_client
@@ -32,6 +23,7 @@ from oauth2_provider.models import get_access_token_model
 
 from ltm.protocol.packet import example_packet
 from packets.models import Packet
+from tests.tls_documents import tls_loopback_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -166,44 +158,6 @@ def test_registration_consent_pkce_then_tools_then_revoked(live_server, make_use
     assert answer.status_code == 401
 
 
-def _tls_loopback_server(tmp_path, documents):
-    """An https server on 127.0.0.1 with a certificate of its own; (base URL, CA file, stop)."""
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
-    now = datetime.datetime.now(datetime.timezone.utc)
-    cert = (
-        x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
-        .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=5))
-        .not_valid_after(now + datetime.timedelta(hours=1))
-        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
-        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-        .sign(key, hashes.SHA256())
-    )
-    cert_file, key_file = tmp_path / "cert.pem", tmp_path / "key.pem"
-    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                           serialization.NoEncryption()))
-
-    class Documents(BaseHTTPRequestHandler):
-        def do_GET(self):
-            body = json.dumps(documents(self.path)).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Documents)
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(cert_file, key_file)
-    server.socket = context.wrap_socket(server.socket, server_side=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"https://127.0.0.1:{server.server_address[1]}", str(cert_file), server.shutdown
-
-
 def test_a_client_id_metadata_document_client(live_server, make_user, new_page, artifacts_dir, tmp_path, settings):
     alice = make_user("alice", password=PASSWORD)
     fetched = []
@@ -214,7 +168,7 @@ def test_a_client_id_metadata_document_client(live_server, make_user, new_page, 
                 "redirect_uris": [REDIRECT], "grant_types": ["authorization_code"], "response_types": ["code"],
                 "token_endpoint_auth_method": "none"}
 
-    base, ca_file, stop = _tls_loopback_server(tmp_path, document)
+    base, ca_file, stop = tls_loopback_server(tmp_path, document)
     settings.CIMD_LOOPBACK_CA_FILE = ca_file
     page = new_page()
     consent = {}
