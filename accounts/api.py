@@ -22,7 +22,7 @@ from accounts import selectors, services
 from accounts.device_flow import ALREADY_REDEEMED, DEVICE_NAME_FIELD
 from accounts.oauth import FormTolerantOAuthLibCore, HubDeviceServer
 from accounts.serializers import ClaimLinkSerializer, MeSerializer, MeUpdateSerializer
-from core.api import error_responses, http_status
+from core.api import error_responses, http_status, no_store
 from core.errors import BadRequest, HubError
 from core.http import client_address
 from core.links import external_url
@@ -146,6 +146,7 @@ class TokenView(PostOnly, dot_views.TokenView):
         responses={201: ClaimLinkSerializer, **error_responses(409)},
     ),
 )
+@no_store  # the answer holds the claim link
 class ClaimLinkApi(APIView):
     """POST /v1/account/claim-link (bearer) → 201 {"url", "expires_at"}."""
 

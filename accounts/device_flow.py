@@ -8,6 +8,12 @@ again. So is `cancelled`: the client gave up (Ctrl-C) and said so (POST /oauth/d
 nobody may approve the code any more. The state changes are in accounts.services, the reads in
 accounts.selectors.
 
+The table keeps only the SHA-256 of each device_code (`device_code_digest`), as of a token: a
+device_code read from it redeems nothing. The toolkit writes the client's code when it makes the
+grant; `store_device_code_digest` (connected in accounts.apps) turns it into its digest before the
+row is written, and every lookup (ours, and the toolkit's before it issues the token:
+`set_user_of_grant`) goes by the digest of what the client sends.
+
 Each grant also gets a DeviceDetails row (accounts.models): the name the client sends in the
 `device_name` form field (the Python client sends its hostname; a client that sends none is named
 after its User-Agent), the User-Agent, the client's version and the address that asked.
@@ -19,7 +25,8 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings
-from oauth2_provider.models import get_device_grant_model
+
+from ltm.protocol.tokens import token_checksum
 
 CLI_CLIENT_ID = "ltm-cli"
 
@@ -56,11 +63,35 @@ def is_well_formed_user_code(code: str) -> bool:
 def new_user_code() -> str:
     """A fresh user code, unique among the grants still in the table (the purge task removes
     old ones), so that a code names one grant."""
+    from oauth2_provider.models import get_device_grant_model
+
     grants = get_device_grant_model().objects
     while True:
         code = "".join(secrets.choice(USER_CODE_ALPHABET) for _ in range(USER_CODE_LENGTH))
         if not grants.filter(user_code=code).exists():
             return code
+
+
+def device_code_digest(device_code: str) -> str:
+    """What the table keeps of a device_code."""
+    return token_checksum(device_code)
+
+
+def store_device_code_digest(sender, instance, **kwargs) -> None:
+    """pre_save of the toolkit's DeviceGrant: a new grant is written with the digest of its code."""
+    if instance._state.adding:
+        instance.device_code = device_code_digest(instance.device_code)
+
+
+def set_user_of_grant(request) -> None:
+    """The toolkit's own step before it issues a token for a device_code (the person who
+    approved the grant, and its scopes, onto oauthlib's request; installed by
+    accounts.oauth.HubOAuth2Server), finding the grant by the digest of the code."""
+    from oauth2_provider.models import get_device_grant_model
+
+    grant = get_device_grant_model().objects.get(device_code=device_code_digest(request.device_code))
+    request.user = grant.user
+    request.scopes = grant.scope.split() if grant.scope else []
 
 
 def cli_token_lifetime() -> timedelta:

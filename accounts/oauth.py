@@ -27,6 +27,8 @@ accounts.api, and only there:
 """
 
 import ipaddress
+import re
+import string
 from urllib.parse import urlsplit
 
 import urllib3
@@ -60,6 +62,9 @@ class HubOAuth2Server(Server):
     """OAUTH2_PROVIDER["OAUTH2_SERVER_CLASS"]: oauthlib's server, with the token policy above."""
 
     def __init__(self, request_validator, *args, **kwargs):
+        # The device grant's table keeps the digest of each device_code: the toolkit's step
+        # before it issues a token must find the grant by the digest of what the client sends.
+        kwargs["pre_token"] = [device_flow.set_user_of_grant]
         super().__init__(request_validator, *args, **kwargs)
         self.device_code_grant.refresh_token = False
         self.bearer.expires_in = _token_lifetime_seconds
@@ -75,6 +80,13 @@ class HubOAuth2Validator(OAuth2Validator):
         if request.grant_type == "authorization_code":
             services.authorization_code_spend(code=request.code, application=request.client,
                                               access_token=token["access_token"], refresh_token=token.get("refresh_token"))
+
+    def validate_grant_type(self, client_id, grant_type, client, request, *args, **kwargs):
+        """Only the grants the metadata advertises: an application made with another one (say
+        client_credentials, whose token acts for no person) gets no token."""
+        if grant_type not in oauth2_settings.OAUTH2_GRANT_TYPES_SUPPORTED:
+            return False
+        return super().validate_grant_type(client_id, grant_type, client, request, *args, **kwargs)
 
     def validate_code(self, client_id, code, client, request, *args, **kwargs):
         if super().validate_code(client_id, code, client, request, *args, **kwargs):
@@ -94,13 +106,15 @@ class HubDeviceServer(DeviceApplicationServer):
 
 
 class FormTolerantOAuthLibCore(OAuthLibCore):
-    """Tells oauthlib the bare form type when the request says `...; charset=utf-8`."""
+    """Tells oauthlib the bare form type when the request says `...; charset=utf-8`, and an empty
+    one when it says none (oauthlib's device endpoint reads the header unguarded, a KeyError)."""
 
     def extract_headers(self, request):
         headers = super().extract_headers(request)
         content_type = headers.get("Content-Type", "")
         if content_type.split(";")[0].strip().lower() == FORM_TYPE:
-            headers["Content-Type"] = FORM_TYPE
+            content_type = FORM_TYPE
+        headers["Content-Type"] = content_type
         return headers
 
 
@@ -109,9 +123,11 @@ class FormTolerantOAuthLibCore(OAuthLibCore):
 # toolkit does the flow, the metadata documents, `resource` (RFC 8707) and `iss` (RFC 9207); we
 # add what it leaves open:
 #
-# - redirect URIs: https, or plain http only on a loopback address (RFC 8252 section 7.3). The
-#   toolkit allows a scheme everywhere or nowhere, so "http" is in ALLOWED_REDIRECT_URI_SCHEMES
-#   and both ways of registering check every URI with `redirect_uri_problem` first.
+# - redirect URIs (`redirect_uri_problem`): https, plain http only on a loopback address (RFC
+#   8252 section 7.3), or an app's own private-use scheme (section 7.1). The toolkit allows a
+#   scheme everywhere or nowhere, so "http" is in ALLOWED_REDIRECT_URI_SCHEMES, both ways of
+#   registering check every URI with `redirect_uri_problem` first, and an application's
+#   private-use schemes are allowed for that application only (`application_redirect_schemes`).
 # - metadata documents are fetched by the toolkit's SSRF-hardened fetcher (https, public
 #   addresses, timeout, size cap, cached per Cache-Control). Tests serve one over TLS on the
 #   loopback address with their own certificate authority, which CIMD_LOOPBACK_CA_FILE names;
@@ -130,26 +146,78 @@ def is_loopback_host(host: str | None) -> bool:
         return False
 
 
+# Schemes that are not an app's own (RFC 8252 section 7.1), so never a private-use redirect URI:
+# the browser runs or shows them itself, they open files, or they carry the code over a network
+# (https and loopback http have their own rule).
+NOT_PRIVATE_USE_SCHEMES = frozenset({
+    "javascript", "vbscript", "data", "blob", "about", "view-source", "filesystem",
+    "file", "smb",
+    "https", "http", "ftp", "ftps", "sftp", "ws", "wss", "gopher", "telnet", "ldap",
+})
+
+
+# What RFC 3986 allows in a URI: unreserved and reserved characters, and percent-encoded octets.
+URI_CHARACTERS = frozenset(string.ascii_letters + string.digits + "-._~" + ":/?#[]@" + "!$&'()*+,;=" + "%")
+BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+
+
+def _quoted(uri: str) -> str:
+    """A URI as an error message quotes it (cut: the message must stay readable)."""
+    return repr(uri if len(uri) <= 100 else uri[:100] + "...")
+
+
 def redirect_uri_problem(uri) -> str | None:
-    """Why a client may not register this redirect URI (None: it may)."""
+    """Why a client may not register this redirect URI (None: it may): https with a host; http
+    on a loopback address (127.0.0.0/8, [::1], localhost), any port; or a private-use scheme
+    (`cursor://...`, `com.example.app:/cb`) followed by a slash and not in
+    NOT_PRIVATE_USE_SCHEMES. Only RFC 3986's characters, no user name or password, no fragment."""
     if not isinstance(uri, str):
         return "each redirect URI must be a string"
+    # The toolkit keeps redirect URIs as one space-separated string: a space would smuggle in a
+    # second URI. Control characters and other text have no place in a URI either.
+    stray = next((character for character in uri if character not in URI_CHARACTERS), None)
+    if stray is not None:
+        return (f"redirect URI {_quoted(uri)} holds {stray!r}, which a URI cannot hold (RFC 3986): "
+                "give one URI per array item, percent-encode anything else")
+    if BAD_PERCENT.search(uri):
+        return f"redirect URI {_quoted(uri)} has a % not followed by two hexadecimal digits"
+    if "#" in uri:
+        return f"redirect URI {_quoted(uri)} must not have a fragment (#...)"  # RFC 6749 section 3.1.2
     try:
         parts = urlsplit(uri)
-        host = parts.hostname
+        host, _port = parts.hostname, parts.port  # reading the port checks it
     except ValueError:
-        return f"{uri!r} is not a URI"
+        return f"redirect URI {_quoted(uri)} is not a URI"
+    if "@" in parts.netloc:
+        return f"redirect URI {_quoted(uri)} must not hold a user name or password (@)"
     if parts.scheme == "https" and host:
         return None
     if parts.scheme == "http" and is_loopback_host(host):
         return None
-    return f"redirect URI {uri!r} must use https, or http on a loopback address (127.0.0.1, [::1] or localhost)"
+    after_scheme = uri[len(parts.scheme) + 1:]
+    if parts.scheme and parts.scheme not in NOT_PRIVATE_USE_SCHEMES and after_scheme.startswith("/"):
+        return None
+    return (f"redirect URI {_quoted(uri)} must use https, http on a loopback address (127.0.0.1, [::1] "
+            "or localhost), or the app's own scheme (cursor://..., com.example.app:/...)")
 
 
 def redirect_uris_problem(uris) -> str | None:
     if not isinstance(uris, list) or not uris:
         return "redirect_uris must be a non-empty array of URIs"
     return next((problem for problem in map(redirect_uri_problem, uris) if problem), None)
+
+
+def application_redirect_schemes(application) -> list[str]:
+    """Application.get_allowed_schemes (set in AccountsConfig.ready): ALLOWED_REDIRECT_URI_SCHEMES,
+    plus the private-use schemes of this application's own redirect URIs that our rule admits.
+    The toolkit checks this list when it validates an application and before it redirects to
+    the client, so `cursor://` works for Cursor and for no other application."""
+    allowed = list(oauth2_settings.ALLOWED_REDIRECT_URI_SCHEMES)
+    for uri in application.redirect_uris.split():
+        scheme = urlsplit(uri).scheme if redirect_uri_problem(uri) is None else None
+        if scheme and scheme not in allowed:
+            allowed.append(scheme)
+    return allowed
 
 
 class HubMetadataFetcher(cimd.SafeMetadataFetcher):

@@ -3,7 +3,6 @@
 protocol (see accounts.oauth for what we add); these give them the hub's page, our redirect URI
 rule and a rate limit."""
 
-import json
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from allauth.core import ratelimit
@@ -18,8 +17,11 @@ from oauthlib.oauth2.rfc6749.errors import InvalidRequestError
 
 from accounts import services
 from accounts.oauth import MCP_PATH, is_loopback_host, redirect_uris_problem
+from core.api import no_store
 from core.dashboard import Confirm, dashboard_action
+from core.errors import BadRequest
 from core.links import external_url
+from core.parsers import read_json_body
 
 
 def _origin(uri: str) -> str:
@@ -78,22 +80,43 @@ class ConsentView(dot_views.AuthorizationView):
         return response
 
 
-def _redirect_refusal(request) -> JsonResponse | None:
-    """RFC 7591's invalid_redirect_uri when the metadata names a URI we don't allow (the toolkit
-    answers anything else that is wrong with the body)."""
+def _refusal(error: str, description: str) -> JsonResponse:
+    return JsonResponse({"error": error, "error_description": description}, status=400)
+
+
+def _metadata_refusal(request) -> JsonResponse | None:
+    """RFC 7591's answer to client metadata the hub refuses, before the toolkit reads it (it
+    answers anything else that is wrong): a body read as /v1 reads JSON (no NUL, lone surrogate
+    or deep nesting, which would fail the database or the parser), a grant or response type the
+    authorization server metadata does not advertise, a redirect URI outside our rule."""
     try:
-        metadata = json.loads(request.body)
-    except ValueError:
+        metadata = read_json_body(request.body)
+    except BadRequest as exc:
+        return _refusal("invalid_client_metadata", exc.message)
+    if not isinstance(metadata, dict):
         return None
-    problem = redirect_uris_problem(metadata.get("redirect_uris")) if isinstance(metadata, dict) else None
+    if not isinstance(metadata.get("client_name", ""), str):
+        return _refusal("invalid_client_metadata", "client_name must be a string")
+    offered = {"grant_types": oauth2_settings.OAUTH2_GRANT_TYPES_SUPPORTED,
+               "response_types": oauth2_settings.OAUTH2_RESPONSE_TYPES_SUPPORTED}
+    for field, supported in offered.items():
+        values = metadata.get(field, [])
+        if not isinstance(values, list) or not all(isinstance(value, str) for value in values):
+            return _refusal("invalid_client_metadata", f"{field} must be an array of strings")
+        refused = next((value for value in values if value not in supported), None)
+        if refused is not None:
+            return _refusal("invalid_client_metadata",
+                            f"{field} {refused[:100]!r} is not offered by this hub (offered: {', '.join(supported)})")
+    problem = redirect_uris_problem(metadata.get("redirect_uris"))
     if problem:
-        return JsonResponse({"error": "invalid_redirect_uri", "error_description": problem}, status=400)
+        return _refusal("invalid_redirect_uri", problem)
     return None
 
 
+@no_store  # the answer holds the client secret and the registration token
 class ClientRegistrationView(dot_views.DynamicClientRegistrationView):
     """POST /oauth/register (RFC 7591): open to anyone, as MCP clients register before anyone
-    signs in; redirect URIs must be https or loopback http; a limit per address."""
+    signs in; the hub's metadata checks (`_metadata_refusal`); a limit per address."""
 
     def post(self, request, *args, **kwargs):
         if not ratelimit.consume(request, action="oauth_register"):
@@ -103,16 +126,17 @@ class ClientRegistrationView(dot_views.DynamicClientRegistrationView):
             )
             response["Retry-After"] = "60"
             return response
-        return _redirect_refusal(request) or super().post(request, *args, **kwargs)
+        return _metadata_refusal(request) or super().post(request, *args, **kwargs)
 
 
+@no_store  # the answers hold the client secret and the registration token
 class ClientConfigurationView(dot_views.DynamicClientRegistrationManagementView):
     """GET/PUT/DELETE /oauth/register/<client_id> (RFC 7592), with the registration token."""
 
     def put(self, request, client_id, *args, **kwargs):
         refused = self._authenticate_registration_request(request, client_id)
         if not isinstance(refused, JsonResponse):
-            refused = _redirect_refusal(request)
+            refused = _metadata_refusal(request)
         return refused or super().put(request, client_id, *args, **kwargs)
 
 

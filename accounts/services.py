@@ -21,7 +21,8 @@ from oauth2_provider.models import (
 )
 
 from accounts.device_flow import (
-    ALREADY_REDEEMED, CANCELLED, POLL_GRACE, REDEEMED, SLOW_DOWN_STEP, device_name, parse_user_agent, printable,
+    ALREADY_REDEEMED, CANCELLED, POLL_GRACE, REDEEMED, SLOW_DOWN_STEP, device_code_digest, device_name,
+    parse_user_agent, printable,
 )
 from accounts.models import (
     CLIENT_VERSION_MAX_LENGTH, DEVICE_NAME_MAX_LENGTH, DISPLAY_MAX_LENGTH, TOKEN_NAME_MAX_LENGTH, TOKEN_SCOPES,
@@ -215,7 +216,7 @@ def device_request_record(*, device_code: str, address: str, user_agent: str, re
     user_agent = printable(user_agent)[:USER_AGENT_MAX_LENGTH]
     _label, version = parse_user_agent(user_agent)
     return DeviceDetails.objects.create(
-        grant=get_device_grant_model().objects.get(device_code=device_code),
+        grant=get_device_grant_model().objects.get(device_code=device_code_digest(device_code)),
         name=device_name(requested=requested_name, user_agent=user_agent, max_length=DEVICE_NAME_MAX_LENGTH),
         user_agent=user_agent,
         client_version=version[:CLIENT_VERSION_MAX_LENGTH],
@@ -287,7 +288,8 @@ def _client_grant(*, device_code: str, client_id: str):
         raise Unauthorized("unknown client_id", code="invalid_client")
     if not device_code:
         raise BadRequest("device_code is missing", code="invalid_request")
-    grant = get_device_grant_model().objects.filter(device_code=device_code, client_id=client_id).first()
+    grants = get_device_grant_model().objects
+    grant = grants.filter(device_code=device_code_digest(device_code), client_id=client_id).first()
     if grant is None:
         raise BadRequest("unknown device_code", code="invalid_grant")
     return grant

@@ -12,6 +12,7 @@ from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_application_model, get_device_grant_model
 
 from accounts import services
+from accounts.device_flow import device_code_digest
 from accounts.models import User
 
 FORM = "application/x-www-form-urlencoded"
@@ -35,8 +36,14 @@ def poll(client, device_code, client_id="ltm-cli"):
     )
 
 
+def _grants(device_code):
+    """The grant of a device_code, given as the client holds it or as the table keeps it
+    (`grant.device_code`, its digest)."""
+    return get_device_grant_model().objects.filter(device_code__in=[device_code_digest(device_code), device_code])
+
+
 def grant_of(device_code):
-    return get_device_grant_model().objects.get(device_code=device_code)
+    return _grants(device_code).get()
 
 
 def let_interval_pass(device_code, seconds=None):
@@ -47,9 +54,7 @@ def let_interval_pass(device_code, seconds=None):
 
 
 def expire(device_code):
-    get_device_grant_model().objects.filter(device_code=device_code).update(
-        expires=F("expires") - timedelta(minutes=11)
-    )
+    _grants(device_code).update(expires=F("expires") - timedelta(minutes=11))
 
 
 def device_token(client, user, scope="read write") -> str:
@@ -88,7 +93,8 @@ def make_admin(user) -> User:
 
 def make_grant(*, status=None, user_code="BCDFGHJK", device_code="device-code", client_id="ltm-cli", expires_in=None):
     """A device grant of the `ltm-cli` client, stored directly (pending unless `status` says
-    otherwise; ten minutes to live unless `expires_in`)."""
+    otherwise; ten minutes to live unless `expires_in`). The table keeps the digest of
+    `device_code`, as for every grant; a client redeems it with `device_code` itself."""
     model = get_device_grant_model()
     return model.objects.create(
         client_id=client_id, device_code=device_code, user_code=user_code,

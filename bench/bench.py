@@ -177,6 +177,7 @@ def vacuum() -> None:
         # After 100,000 rows were replaced it may take longer than the hub's statement timeout.
         with connection.cursor() as cursor:
             cursor.execute("SET statement_timeout = 0")
+            connection.connection.answer_timeout = None  # nor does the hub stop waiting (core.postgresql)
             cursor.execute(f"VACUUM ANALYZE {Packet._meta.db_table}")
     else:
         # Each bulk insert of 5,000 packets leaves one large segment in the FTS5 search index, which

@@ -1,10 +1,13 @@
-"""Schemathesis against a live hub: the /v1 API fuzzed from its own OpenAPI description.
+"""Schemathesis against a live hub: the /v1 API and the OAuth endpoints (the device flow's forms,
+client registration, the metadata documents) fuzzed from the hub's own OpenAPI description.
 
 Creates a fresh database (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/ltm_fuzz; it is
 dropped first), migrates it, makes a user and a personal API token with manage.py, starts gunicorn
-with the production settings on a free loopback port, and runs schemathesis on /v1/openapi.json
-with that token: every operation, a fixed seed, a bounded number of cases and a time limit. Then it
-stops gunicorn, prints the totals and exits non-zero on any failure or any 500 in gunicorn's log.
+with the production settings on a free loopback port (bench/fuzz_settings.py: without the
+per-address limits of the open OAuth endpoints, which would answer the fuzzer 429 after 20
+requests), and runs schemathesis on /v1/openapi.json with that token: every operation, a fixed
+seed, a bounded number of cases and a time limit. Then it stops gunicorn, prints the totals and
+exits non-zero on any failure or any 500 in gunicorn's log.
 
     python bench/fuzz.py                            # as CI runs it (after `make test`)
     python bench/fuzz.py --seed 7 --cases 100       # another seed, more cases per operation
@@ -101,7 +104,7 @@ def main() -> int:
         gunicorn = subprocess.Popen(
             [str(Path(sys.executable).with_name("gunicorn")), "hub.wsgi:application", "--bind", f"127.0.0.1:{port}",
              "--workers", "2", "--access-logfile", "-"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "bench.fuzz_settings"}, stdout=log, stderr=subprocess.STDOUT,
         )
     started = time.monotonic()
     try:

@@ -3,6 +3,8 @@
 import json
 
 from django.http import Http404, HttpResponse, JsonResponse
+from django.utils.decorators import method_decorator
+from django.views.decorators.cache import never_cache
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions
@@ -69,6 +71,11 @@ def _flatten(detail) -> str:
 
 def json_error(message: str, status: int) -> JsonResponse:
     return JsonResponse({"error": message}, status=status)
+
+
+# A class decorator for the views whose answers carry a secret (an invite code, a token, a client
+# secret): Django's never_cache, so no browser or proxy keeps them (Cache-Control: no-store, ...).
+no_store = method_decorator(never_cache, name="dispatch")
 
 
 def json_answer(data, status: int = 200) -> HttpResponse:

@@ -2,7 +2,7 @@
 
 With IGNORE_EXCEPTIONS, django-redis answers a cache call it could not send to Redis as a miss
 (`get` gives the default, `incr` None), so rate limits let requests through while Redis is away.
-Two things it leaves to us:
+Three things it leaves to us:
 
 - `add` gives None too, which callers read as "the key exists": allauth's rate limiter takes a
   lock with `add` and, never getting it, answers 429 to every sign-in. Here an `add` that could
@@ -10,14 +10,22 @@ Two things it leaves to us:
 - Every call waits out the socket timeout, and one sign-in makes a dozen calls. After a failed
   call, Redis is not asked again for BREAK_SECONDS: the calls fail at once, then one call tries
   again (redis-py reconnects by itself).
+- A command sent to a Redis that stalls is carried out when Redis wakes, after its sender gave
+  up. allauth's rate limiter locks a count (`add` of `<key>:lock`) for the few milliseconds
+  between reading and writing it, but asks Redis to keep the lock 10 s in case its holder dies;
+  such a lock, landing late, is released by nobody and every sign-in from that address would be
+  refused (429) until it expired. Here the lock lives RATE_LIMIT_LOCK_SECONDS, less than the
+  second allauth waits for a lock, so a late one can only delay a sign-in.
 """
 
 import time
 
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django_redis.cache import RedisCache
 from django_redis.exceptions import ConnectionInterrupted
 
 BREAK_SECONDS = 5.0
+RATE_LIMIT_LOCK_SECONDS = 0.5
 
 
 class FailOpenRedisCache(RedisCache):
@@ -29,8 +37,10 @@ class FailOpenRedisCache(RedisCache):
             raise ConnectionInterrupted(connection=None)
         return _Watched(super().client)
 
-    def add(self, *args, **kwargs):
-        added = super().add(*args, **kwargs)
+    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None, client=None):
+        if key.startswith("allauth:rl:") and key.endswith(":lock"):
+            timeout = RATE_LIMIT_LOCK_SECONDS
+        added = super().add(key, value, timeout=timeout, version=version, client=client)
         return True if added is None else added
 
 

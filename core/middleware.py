@@ -1,18 +1,16 @@
 """Request checks that apply to every URL of the hub."""
 
-import signal
-import socket
-import threading
-from urllib.parse import unquote
+import base64
+from urllib.parse import unquote, unquote_plus
 
-from django.conf import settings
-from django.db import connections
+from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 
 from core.api import json_error
 from core.parsers import NUL_MESSAGE
 
-FORM = "application/x-www-form-urlencoded"
+# The bodies Django parses into request.POST.
+FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
 class CollapseApiLeadingSlashes:
@@ -40,17 +38,21 @@ class CollapseApiLeadingSlashes:
 
 
 class RejectNulCharacters:
-    """A NUL character in the path, the query string or a form field is a 400 before any view
-    runs: no id, name, code or form value contains one, and PostgreSQL refuses it in a query.
-    (JSON bodies are checked by core.parsers.)"""
+    """A NUL character in the path, the query string, a form field (url-encoded or multipart) or
+    HTTP Basic credentials is a 400 before any view runs: no id, name, code or form value contains
+    one, and PostgreSQL refuses it in a query. (JSON bodies are checked by core.parsers.)"""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        if self._has_nul(request):
+        try:
+            refused = NUL_MESSAGE if self._has_nul(request) else None
+        except MultiPartParserError as exc:
+            refused = f"the multipart form could not be read: {exc}"
+        if refused:
             if request.path.startswith(("/v1/", "/oauth/")):
-                return json_error(NUL_MESSAGE, 400)
+                return json_error(refused, 400)
             return render(request, "400.html", status=400)
         return self.get_response(request)
 
@@ -58,51 +60,24 @@ class RejectNulCharacters:
     def _has_nul(request) -> bool:
         if "\x00" in request.path or "\x00" in unquote(request.META.get("QUERY_STRING", "")):
             return True
-        if request.method == "POST" and request.content_type == FORM and not request.path.startswith("/v1/"):
+        if "\x00" in _basic_credentials(request):
+            return True
+        if request.method == "POST" and request.content_type in FORMS and not request.path.startswith("/v1/"):
             # (/v1 bodies are JSON, checked by core.parsers, whatever their declared type.)
-            # Django parses url-encoded forms from request.body, which stays readable for views.
+            # Reading request.body first keeps it readable for views that read it themselves
+            # (/oauth/register): Django then parses the form from that copy.
+            request.body
             return any("\x00" in key or any("\x00" in v for v in values) for key, values in request.POST.lists())
         return False
 
 
-class RequestDeadline:
-    """Cuts the database connections of a request still running after
-    LTM_REQUEST_DEADLINE_SECONDS, so it fails with a database error (a 503) instead of hanging.
-
-    A database server that stopped answering mid-query cannot enforce its own statement timeout,
-    and a query blocked on its socket waits forever: gunicorn would kill the worker and the client
-    would get an empty reply. Shutting the socket down wakes psycopg, which raises
-    OperationalError, and Django marks the connection unusable. The timer is SIGALRM, so it runs
-    only where requests are served on the main thread (gunicorn's sync workers), never under
-    runserver's threads.
-    """
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        seconds = settings.LTM_REQUEST_DEADLINE_SECONDS
-        if seconds <= 0 or threading.current_thread() is not threading.main_thread():
-            return self.get_response(request)
-        previous = signal.signal(signal.SIGALRM, _cut_database_connections)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-        try:
-            return self.get_response(request)
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-
-
-def _cut_database_connections(signum, frame) -> None:
-    for connection in connections.all(initialized_only=True):
-        try:
-            descriptor = connection.connection.pgconn.socket  # psycopg 3
-        except Exception:  # not PostgreSQL, or already closed: nothing to cut
-            continue
-        sock = socket.socket(fileno=descriptor)
-        try:
-            sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        finally:
-            sock.detach()  # psycopg owns the descriptor
+def _basic_credentials(request) -> str:
+    """`client_id:client_secret` of an `Authorization: Basic` header, decoded as the toolkit
+    decodes it for /oauth/token (base64, then each part form-decoded); "" for any other header."""
+    scheme, _, value = request.META.get("HTTP_AUTHORIZATION", "").partition(" ")
+    if scheme.lower() != "basic":
+        return ""
+    try:
+        return unquote_plus(base64.b64decode(value).decode("latin-1"))
+    except ValueError:  # not base64 (binascii.Error), or not ASCII
+        return ""

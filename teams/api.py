@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 
 from accounts.api import OPTIONAL_BEARER
 from accounts.authentication import SCOPE_REFUSED, WRITE, BearerRefused, authenticate_bearer
-from core.api import NO_CONTENT, error_responses
+from core.api import NO_CONTENT, error_responses, no_store
 from core.errors import BadRequest, Forbidden, Unauthorized
 from teams import selectors, services
 from teams.models import TeamEvent
@@ -136,6 +136,7 @@ class TeamLeave(APIView):
         responses={200: InviteListSerializer, **error_responses(404)},
     ),
 )
+@no_store  # the answer holds the invite code
 class TeamInvites(APIView):
     def post(self, request, name):
         body = _body(request)
@@ -305,6 +306,7 @@ class TeamEvents(APIView):
         responses={201: InviteAcceptedSerializer, **error_responses(400, 401, 403, 409, 410)},
     ),
 )
+@no_store  # the answer may hold a new token
 class InviteAccept(APIView):
     """POST /v1/invites/{code}/accept with an optional bearer.
 

@@ -8,6 +8,7 @@ from django.db import OperationalError
 from django.test import Client
 
 from core import views
+from core.testing import signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -68,6 +69,13 @@ def test_readyz_answers_503_while_the_database_is_down_and_healthz_stays_200(cli
     assert response.json()["error"] == "not ready: database unavailable"
     assert response.json()["database"] == "unavailable"
     assert client.get("/v1/healthz").status_code == 200
+
+
+def test_healthz_asks_the_database_nothing_whatever_the_request_carries(alice, make_token, django_assert_num_queries):
+    client = signed_in(alice, HTTP_AUTHORIZATION=f"Bearer {make_token(alice)}")  # a session cookie and a token
+    with django_assert_num_queries(0):
+        assert client.get("/v1/healthz").status_code == 200
+        assert client.head("/v1/healthz").status_code == 200
 
 
 def test_readyz_says_the_cache_is_down_when_redis_does_not_answer(client, settings):

@@ -4,8 +4,11 @@ server that is gone). What a client gets then, and that everything recovers with
 
 - Redis paused or down: the wire API, sign-in on the web and the device flow keep working, each
   request quickly (the cache gives up after half a second and fails open); /v1/readyz says so.
-- PostgreSQL paused: requests answer 503 with Retry-After within the request deadline instead of
-  hanging until gunicorn kills the worker; /v1/healthz stays 200, /v1/readyz answers 503.
+  Once a stalled Redis answers again, what it was sent meanwhile refuses no sign-in.
+- PostgreSQL silent (it stops answering on an open connection, or takes new connections and
+  says nothing): no request waits more than 5 s, queueing behind another included; they answer
+  503 with Retry-After instead of hanging until gunicorn kills the worker; /v1/healthz stays 200,
+  /v1/readyz answers 503.
 """
 
 import http.cookiejar
@@ -15,6 +18,7 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -24,11 +28,14 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from core.cache import BREAK_SECONDS as CACHE_BREAK_SECONDS
+from core.postgresql.base import BREAK_SECONDS as DATABASE_BREAK_SECONDS
 from core.testing import in_ci
 from tests.tcp_proxy import TcpProxy
 
 ROOT = Path(__file__).resolve().parents[1]
-DEADLINE = 3  # LTM_REQUEST_DEADLINE_SECONDS of the hub under test
+# No request may wait longer than this for a database that does not answer.
+DATABASE_WAIT_BOUND = 5
 PASSWORD = "outage-test-password-1"
 
 
@@ -66,7 +73,6 @@ def hub(tmp_path_factory):
         "SECRET_KEY": "outage-test", "ALLOWED_HOSTS": "127.0.0.1", "SECURE_COOKIES": "0",
         "DATABASE_URL": f"postgres://{credentials}127.0.0.1:{db_proxy.port}/{name}",
         "REDIS_URL": f"redis://127.0.0.1:{redis_proxy.port}{redis.path or '/0'}",
-        "LTM_REQUEST_DEADLINE_SECONDS": str(DEADLINE), "DB_CONNECT_TIMEOUT": "2",
     }
     env.pop("DEBUG", None)
     manage = [sys.executable, "manage.py"]
@@ -201,6 +207,25 @@ def test_healthy(hub):
     assert api(hub, "GET", "/v1/readyz")[0] == 200
 
 
+def test_sign_in_is_not_refused_once_a_stalled_redis_answers_again(hub):
+    """A command sent to a Redis that stalls is carried out when it wakes, its sender long gone:
+    among them the lock allauth's rate limiter takes around a count, which nobody releases. Once
+    the hub asks Redis again, that lock must not refuse sign-ins (429). (Runs before the other
+    Redis outages: after a failed call the hub leaves Redis alone for a few seconds, and a sign-in
+    in that break sends nothing.)"""
+    redis = hub["redis"]
+    redis.pause()
+    try:
+        assert Browser(hub["base"]).sign_in()[0] == 302  # its commands wait in the stalled connection
+    finally:
+        redis.resume()
+    time.sleep(CACHE_BREAK_SECONDS + 0.5)
+    assert api(hub, "GET", "/v1/readyz")[0] == 200
+    status, _, took = Browser(hub["base"]).sign_in()
+    assert status == 302
+    assert took < 1.5
+
+
 @pytest.mark.parametrize("outage", ["paused", "down"])
 def test_with_redis_away_the_api_sign_in_and_the_device_flow_keep_working(hub, outage):
     redis = hub["redis"]
@@ -219,19 +244,63 @@ def test_with_redis_away_the_api_sign_in_and_the_device_flow_keep_working(hub, o
     assert status == 200, body
 
 
-def test_with_the_database_hung_requests_answer_503_quickly_and_recover(hub):
-    assert api(hub, "GET", "/v1/packets")[0] == 200  # a pooled connection, about to hang
-    hub["db"].pause()
-    try:
-        status, body, took = api(hub, "GET", "/v1/packets")
-        assert status == 503, body
-        assert json.loads(body) == {"error": "the database is not answering; try again in a few seconds"}
-        assert took < DEADLINE + 3
-        status, _, took = api(hub, "GET", "/v1/readyz")  # a new connection: the connect timeout
-        assert status == 503 and took < DEADLINE + 3
-        assert api(hub, "GET", "/v1/healthz")[0] == 200  # the client's check never touches the database
-    finally:
-        hub["db"].resume()
+def at_once(*calls):
+    """The calls' answers, made together from threads (the hub's one worker takes them in turn)."""
+    answers = [None] * len(calls)
+
+    def run(index):
+        answers[index] = calls[index]()
+
+    threads = [threading.Thread(target=run, args=(index,)) for index in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
+
+
+def _requests_meeting_a_silent_database(hub, browser):
+    """The API, a signed-in person's page, the readiness and the health checks, sent together:
+    none may wait longer than DATABASE_WAIT_BOUND, queueing behind one another included."""
+    packets, page, readyz, healthz = at_once(
+        lambda: api(hub, "GET", "/v1/packets"),
+        lambda: browser.request("GET", "/"),
+        lambda: api(hub, "GET", "/v1/readyz"),
+        lambda: browser.request("GET", "/v1/healthz"),  # with the person's session cookie
+    )
+    assert packets[0] == 503, packets
+    assert json.loads(packets[1]) == {"error": "the database is not answering; try again in a few seconds"}
+    assert (page[0], readyz[0], healthz[0]) == (503, 503, 200)
+    assert max(took for _, _, took in (packets, page, readyz, healthz)) < DATABASE_WAIT_BOUND
+
+
+def _recovers(hub):
+    time.sleep(DATABASE_BREAK_SECONDS)  # the hub leaves the database alone this long after a failure
     assert api(hub, "GET", "/v1/packets")[0] == 200  # no restart needed
     assert api(hub, "POST", "/v1/packets", a_packet())[0] == 201
     assert " 500 " not in hub["log"].read_text()
+
+
+def test_a_database_that_stops_answering_mid_connection_holds_no_request_past_the_bound(hub):
+    browser = Browser(hub["base"])
+    assert browser.sign_in()[0] == 302
+    assert api(hub, "GET", "/v1/packets")[0] == 200  # a pooled connection, about to go silent
+    hub["db"].pause()
+    try:
+        _requests_meeting_a_silent_database(hub, browser)
+    finally:
+        hub["db"].resume()
+    _recovers(hub)
+
+
+def test_a_database_that_takes_connections_and_never_answers_holds_no_request_past_the_bound(hub):
+    browser = Browser(hub["base"])
+    assert browser.sign_in()[0] == 302
+    hub["db"].go_down()  # the pooled connection is cut ...
+    hub["db"].pause()  # ... and a new one is taken and never answered
+    try:
+        assert api(hub, "GET", "/v1/packets")[0] == 503  # on the cut connection, at once
+        _requests_meeting_a_silent_database(hub, browser)
+    finally:
+        hub["db"].resume()
+    _recovers(hub)

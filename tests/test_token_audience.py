@@ -29,18 +29,17 @@ def _bearer_operations():
                 yield method, path
 
 
-
 @pytest.fixture
 def world(alice, bob, api_as):
-    """alice owns team alpha (bob is a member), with an invite and a published packet."""
-    team = make_team(alice, "alpha", members=[bob])
-    invite, code = make_invite(team)
-    packet = packet_v02()
-    assert api_as(alice).post("/v1/packets", packet).status_code == 201
+    """alice owns team alpha (bob is a member) and a packet; alice's two OAuth tokens, one issued
+    for /mcp, one for the whole hub; the values of every path parameter."""
     mcp = make_access_token(alice, token=MCP_ONLY)
     mcp.resource = ["http://testserver/mcp"]
     mcp.save()
     make_access_token(alice, token=WHOLE_HUB)
+    packet = packet_v02()
+    assert api_as(alice).post("/v1/packets", packet).status_code == 201
+    invite, code = make_invite(make_team(alice, "alpha", members=[bob]))
     return {"name": "alpha", "team": "alpha", "id": packet["id"], "packet_id": packet["id"], "code": code,
             "user_id": bob.id, "invite_id": invite.id, "device_id": mcp.pk, "token_id": mcp.pk}
 

@@ -11,7 +11,7 @@ from oauth2_provider.models import get_access_token_model, get_device_grant_mode
 
 from accounts.tasks import purge_expired_oauth
 from accounts.models import DeviceDetails
-from accounts.testing import authorize_device, device_token, make_access_token
+from accounts.testing import authorize_device, device_token, grant_of, make_access_token
 from core.testing import ApiClient
 
 pytestmark = pytest.mark.django_db
@@ -60,10 +60,10 @@ def test_an_oauth_token_without_device_details_records_its_use_on_the_token(alic
 def test_purge_task_deletes_expired_grants_and_tokens_only(client, alice):
     live_token = device_token(client, alice)
     dead_token = device_token(client, alice)
-    live_grant = authorize_device(client).json()["device_code"]
-    dead_grant = authorize_device(client).json()["device_code"]
+    live_grant = grant_of(authorize_device(client).json()["device_code"])
+    dead_grant = grant_of(authorize_device(client).json()["device_code"])
     now = timezone.now()
-    get_device_grant_model().objects.exclude(device_code=live_grant).update(expires=now - timedelta(minutes=1))
+    get_device_grant_model().objects.exclude(pk=live_grant.pk).update(expires=now - timedelta(minutes=1))
     tokens = get_access_token_model().objects
     dead = ApiClient(dead_token)
     dead_id = tokens.order_by("-created").first().pk
@@ -72,8 +72,8 @@ def test_purge_task_deletes_expired_grants_and_tokens_only(client, alice):
     deleted = purge_expired_oauth()
 
     assert deleted == 3  # the two redeemed grants and the dead pending one
-    assert list(get_device_grant_model().objects.values_list("device_code", flat=True)) == [live_grant]
-    assert not get_device_grant_model().objects.filter(device_code=dead_grant).exists()
+    assert list(get_device_grant_model().objects.values_list("pk", flat=True)) == [live_grant.pk]
+    assert not get_device_grant_model().objects.filter(pk=dead_grant.pk).exists()
     assert tokens.count() == 1 and not tokens.filter(pk=dead_id).exists()
     assert ApiClient(live_token).get("/v1/packets").status_code == 200
     assert dead.get("/v1/packets").status_code == 401

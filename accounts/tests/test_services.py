@@ -7,6 +7,7 @@ from unittest import mock
 
 import pytest
 from allauth.account.models import EmailAddress
+from django.test import RequestFactory
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_device_grant_model
 
@@ -218,7 +219,7 @@ def test_device_grant_decide_refuses_everything_past_ten_wrong_codes(alice):
 
 def test_device_grant_poll_returns_an_authorized_grant():
     grant = make_grant(status=get_device_grant_model().AUTHORIZED)
-    assert services.device_grant_poll(device_code=grant.device_code, client_id="ltm-cli") == grant
+    assert services.device_grant_poll(device_code="device-code", client_id="ltm-cli") == grant
 
 
 @pytest.mark.parametrize(
@@ -249,7 +250,7 @@ def test_device_grant_poll_refuses_a_bad_request(device_code, client_id, error, 
 def test_device_grant_poll_refuses_a_grant_that_gives_no_token(status, expires_in, code, message):
     grant = make_grant(status=status, expires_in=expires_in)
     with pytest.raises(BadRequest) as refused:
-        services.device_grant_poll(device_code=grant.device_code, client_id="ltm-cli")
+        services.device_grant_poll(device_code="device-code", client_id="ltm-cli")
     assert (refused.value.code, refused.value.message) == (code, message)
 
 
@@ -258,11 +259,11 @@ def test_device_grant_poll_of_a_pending_grant_asks_to_wait_and_slows_down_a_hurr
     model = get_device_grant_model()
     model.objects.filter(pk=grant.pk).update(last_checked=timezone.now() - timedelta(seconds=5))
     with pytest.raises(BadRequest) as waiting:
-        services.device_grant_poll(device_code=grant.device_code, client_id="ltm-cli")
+        services.device_grant_poll(device_code="device-code", client_id="ltm-cli")
     assert (waiting.value.code, waiting.value.message) == ("authorization_pending", "waiting for the person to approve")
 
     with pytest.raises(BadRequest) as hurried:  # again at once
-        services.device_grant_poll(device_code=grant.device_code, client_id="ltm-cli")
+        services.device_grant_poll(device_code="device-code", client_id="ltm-cli")
     assert (hurried.value.code, hurried.value.message) == ("slow_down", "poll at most every 10 seconds")
     assert model.objects.get(pk=grant.pk).interval == 10
 
@@ -285,7 +286,7 @@ def test_device_grants_purge_deletes_only_grants_past_their_expiry():
     make_grant(device_code="live", user_code="BCDFGHJK")
     make_grant(device_code="dead", user_code="BCDFGHJL", status=REDEEMED, expires_in=timedelta(seconds=-1))
     assert services.device_grants_purge() == 1
-    assert list(get_device_grant_model().objects.values_list("device_code", flat=True)) == ["live"]
+    assert list(get_device_grant_model().objects.values_list("user_code", flat=True)) == ["BCDFGHJK"]
 
 
 # Claim links: a code names a password-less account and is spent by the claim

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from . import __version__
 from .errors import HubRequestError
+from .protocol import strict_json
 
 USER_AGENT = f"ltm-hub-cli/{__version__} (python)"
 CLIENT_ID = "ltm-cli"
@@ -31,9 +32,11 @@ class Response:
     body: bytes = b""
 
     def json(self):
+        """The decoded body; None when it is not UTF-8 JSON, or nests deeper than any answer of
+        a hub."""
         try:
-            return json.loads(self.body.decode("utf-8")) if self.body else {}
-        except (UnicodeDecodeError, json.JSONDecodeError):
+            return strict_json.loads_loosely(self.body.decode("utf-8")) if self.body else {}
+        except ValueError:
             return None
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import tomli_w
 
 from .errors import ConfigError
+from .protocol.strict_json import TOO_DEEP, JSONLimitError, check_depth
 
 CREDENTIALS_FILE = "credentials"
 CONFIG_FILE = "config.toml"
@@ -81,11 +82,16 @@ def read_config_file() -> dict:
     path = config_path()
     try:
         with path.open("rb") as handle:
-            return tomllib.load(handle)
+            data = tomllib.load(handle)
+        # tomli_w recurses too, when `ltm config set` writes the file back; the keys are flat.
+        check_depth(data)
     except FileNotFoundError:
         return {}
-    except tomllib.TOMLDecodeError as exc:
+    except RecursionError:  # tomllib recurses once a level
+        raise ConfigError(f"cannot read {path}: {TOO_DEEP}; fix or delete the file") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, JSONLimitError) as exc:
         raise ConfigError(f"cannot read {path}: {exc}; fix or delete the file") from None
+    return data
 
 
 # Environment variables that override the file, first set wins (the Go client reads LTM_HOST,

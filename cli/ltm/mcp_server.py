@@ -88,6 +88,11 @@ def _unpublish(id: str) -> str:
     return f"unpublished {id}"
 
 
+def _whoami() -> str:
+    with _tool_errors():
+        return whoami_json(verbs.whoami())
+
+
 def _platform() -> str:
     with _tool_errors():
         return verbs.dashboard_url()
@@ -107,7 +112,7 @@ HANDLERS = {
     "publish": _publish,
     "unpublish": _unpublish,
     "example": lambda: to_json(verbs.example()),
-    "whoami": lambda: whoami_json(verbs.whoami()),
+    "whoami": _whoami,
     "platform": _platform,
 }
 SPECS = {**specs.TOOLS, **specs.LOCAL_TOOLS}

@@ -6,7 +6,6 @@ to do next.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shlex
@@ -22,6 +21,7 @@ from .errors import HubRequestError, IdTaken, LtmError, PacketRejected, Redactio
 from .protocol.packet import PacketError, fresh_example, parse_packet
 from .protocol.redact import scan_packet
 from .protocol.resume import render_resume
+from .protocol.strict_json import JSONLimitError, loads_loosely
 from .protocol.tools import thread_lineage
 from .protocol.tokens import token_checksum, token_hint
 
@@ -104,20 +104,19 @@ def overriding_host(host: str) -> str | None:
 
 
 def whoami() -> dict:
-    """The host and the first 8 hex digits of sha256(token), either empty when not set (the hub
-    shows the same hint on the token's row, see ltm.protocol.tokens)."""
+    """The host and the first 8 hex digits of sha256(token) (the hub shows the same hint on the
+    token's row, see ltm.protocol.tokens); LtmError when either is not set."""
     host, token = configured_host(), read_token()
-    fingerprint = token_hint(token_checksum(token)) if token else ""
-    return {"host": normalize_host(host) if host else "", "token_hash8": fingerprint}
+    if not host or not token:
+        raise LtmError(f"not signed in; run `ltm auth {normalize_host(host) if host else '<host>'}`")
+    return {"host": normalize_host(host), "token_hash8": token_hint(token_checksum(token))}
 
 
 def whoami_with_account() -> tuple[dict, str | None]:
     """whoami(), plus `account` (id, username, display_name, email) and `token` (kind, name, hint,
-    scopes, created_at, expires_at) from the hub's GET /v1/me when signed in. The second value
-    says why the hub could not tell, if it could not."""
+    scopes, created_at, expires_at) from the hub's GET /v1/me. The second value says why the hub
+    could not tell, if it could not."""
     identity = whoami()
-    if not identity["token_hash8"] or not identity["host"]:
-        return identity, None
     hub = Hub(identity["host"], read_token(), timeout=10, source=host_source())
     try:
         me = hub.me()
@@ -161,21 +160,27 @@ def push(raw: bytes, *, team: str | None = None, lenient: bool = False,
 
 def check_for_push(raw: bytes, *, lenient: bool = False, allow_unredacted: bool = False) -> dict | None:
     """Validate (unless lenient) and run the redaction pre-flight (unless allowed). The packet."""
-    if lenient:
-        packet = _loose_json(raw)  # the hub still validates; we only need it for the scan
-    else:
-        try:
-            packet = parse_packet(raw)
-        except PacketError as exc:
-            raise PacketRejected(
-                "packet rejected; fix these and try again (`ltm example` prints a valid packet)",
-                exc.errors,
-            ) from None
+    try:
+        packet = _lenient_packet(raw) if lenient else parse_packet(raw)
+    except PacketError as exc:
+        raise PacketRejected(
+            "packet rejected; fix these and try again (`ltm example` prints a valid packet)",
+            exc.errors,
+        ) from None
     if isinstance(packet, dict) and not allow_unredacted:
         findings = scan_packet(packet)
         if findings:
             raise RedactionRefused(findings)
     return packet
+
+
+def _lenient_packet(raw: bytes):
+    """The packet for the scan only (the hub still validates), None when it is not JSON. One
+    nested too deep is refused here: the scan could not read it, and the hub refuses it too."""
+    try:
+        return _loose_json(raw)
+    except JSONLimitError as exc:
+        raise PacketError([f"invalid JSON: {exc}"]) from None
 
 
 def _push(hub: Hub, raw: bytes, team: str | None) -> str:
@@ -185,8 +190,7 @@ def _push(hub: Hub, raw: bytes, team: str | None) -> str:
         if exc.status == 400:
             raise PacketRejected(f"packet rejected by {hub.host}", hub_errors(str(exc))) from None
         if exc.status == 409:
-            packet = _loose_json(raw)
-            packet_id = packet.get("id") if isinstance(packet, dict) else None
+            packet_id = _packet_id(raw)
             if packet_id and _readable(hub, packet_id):
                 # Not someone else's id: our own packet, refused for another reason (e.g. it
                 # lives in another scope). The hub's message says what to do.
@@ -348,8 +352,7 @@ def import_packets(lines, *, team: str | None = None, allow_unredacted: bool = F
     for number, raw in enumerate(lines, 1):
         if not raw.strip():
             continue
-        loose = _loose_json(raw)
-        packet_id = str(loose.get("id", "")) if isinstance(loose, dict) else ""
+        packet_id = _packet_id(raw)
         try:
             packet = check_for_push(raw, allow_unredacted=allow_unredacted)
             if _served_as(hub, packet):
@@ -403,10 +406,23 @@ def _packet_call(method, hub: Hub, packet_id: str):
 
 
 def _loose_json(raw: bytes):
+    """The decoded JSON, None when it is not JSON; JSONLimitError when it nests too deep."""
     try:
-        return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        return loads_loosely(raw.decode("utf-8"))
+    except JSONLimitError:
+        raise
+    except ValueError:  # not UTF-8, not JSON, or a number too long for Python
         return None
+
+
+def _packet_id(raw: bytes) -> str:
+    """The packet's id as far as it can be read, for messages; empty when it cannot."""
+    try:
+        packet = _loose_json(raw)
+    except JSONLimitError:
+        return ""
+    packet_id = packet.get("id") if isinstance(packet, dict) else None
+    return "" if packet_id is None else str(packet_id)
 
 
 # --- fresh packets ---------------------------------------------------------------------------

@@ -139,6 +139,15 @@ def test_a_taken_id_says_to_give_the_packet_a_new_id(hub, tmp_path, capsys):
     assert "give the packet a new id" in err and "`ltm example` prints a packet with a fresh id" in err
 
 
+@pytest.mark.parametrize("body", ["[" * 100_000, "[" * 5000 + "]" * 5000], ids=["unclosed", "closed"])
+def test_lenient_push_of_a_deeply_nested_file_is_refused_not_crashed(hub, tmp_path, capsys, body):
+    path = tmp_path / "deep.json"
+    path.write_text(body)
+    assert main(["push", "--lenient", str(path)]) == 1
+    assert "invalid JSON: nested more than 32 levels deep" in capsys.readouterr().err
+    assert not hub.state.requests  # the redaction pre-flight cannot read it: nothing leaves
+
+
 def test_lenient_from_config(hub, tmp_path, capsys):
     assert main(["config", "set", "lenient", "true"]) == 0
     assert main(["push", write_packet(tmp_path, packet_with(tags=["Bad Tag"]))]) == 1
@@ -219,6 +228,17 @@ def test_show_pull_and_publish(two_packets, capsys):
     assert main(["unpublish", second["id"]]) == 0
     assert main(["show", second["id"]]) == 0
     assert "published" not in capsys.readouterr().out.replace("unpublished", "")
+
+
+@pytest.mark.parametrize("body", ["[" * 100_000, "[" * 5000 + "]" * 5000], ids=["unclosed", "closed"])
+def test_pull_of_a_deeply_nested_answer_is_an_error_not_a_crash(two_packets, hub, capsys, body):
+    first, _ = two_packets
+    hub.state.packets[first["id"]]["body"] = body
+    capsys.readouterr()
+    assert main(["pull", first["id"]]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"ltm: {hub.url} returned a body for {first['id']} that is not JSON\n"
 
 
 def test_rm_then_show_says_not_found(two_packets, capsys):
@@ -488,12 +508,14 @@ def test_auth_with_a_rejected_token_stores_nothing(hub, config_dir, capsys):
     assert not (config_dir / "credentials").exists()
 
 
-def test_whoami_when_signed_out(config_dir, capsys):
-    """As the Go client: the JSON with empty values, exit 0; the hint goes to stderr."""
-    assert main(["auth", "whoami"]) == 0
+@pytest.mark.parametrize("host, hint", [(None, "<host>"), ("hub.example.com", "https://hub.example.com")])
+def test_whoami_when_signed_out_says_so_and_fails(config_dir, monkeypatch, capsys, host, hint):
+    if host:
+        monkeypatch.setenv("LTM_HUB_URL", host)
+    assert main(["auth", "whoami"]) == 1
     captured = capsys.readouterr()
-    assert json.loads(captured.out) == {"host": "", "token_hash8": ""}
-    assert "not signed in" in captured.err
+    assert captured.out == ""  # no empty host and token for a script to take as an answer
+    assert captured.err == f"ltm: not signed in; run `ltm auth {hint}`\n"
 
 
 class FakeTime:

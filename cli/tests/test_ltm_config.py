@@ -125,6 +125,15 @@ def test_broken_config_file_is_reported(config_dir, capsys):
     assert "fix or delete the file" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("nested", ["[" * 100_000, "[" * 300 + "]" * 300], ids=["past-the-reader", "past-the-writer"])
+def test_a_deeply_nested_config_file_is_reported_not_crashed(config_dir, capsys, nested):
+    config_dir.mkdir()
+    (config_dir / "config.toml").write_text(f"x = {nested}\n")
+    assert main(["config", "set", "host", "hub.example.com"]) == 1
+    err = capsys.readouterr().err
+    assert "config.toml: nested more than 32 levels deep; fix or delete the file" in err
+
+
 def test_env_overrides_show_in_config_get_and_list_as_in_the_go_client(config_dir, monkeypatch, capsys):
     """The Go client's Resolve: LTM_HOST, LTM_USER and LTM_OUTPUT win over the file, and
     `config get` / `config list` show the resolved values."""

@@ -122,6 +122,15 @@ def test_signed_out_tells_the_agent_to_ask_the_person(config_dir):
     assert "not signed in; ask the person to run `ltm auth http://127.0.0.1:9`" in text(result)
 
 
+def test_whoami_signed_out_is_a_tool_error_that_says_how_to_sign_in(config_dir):
+    async def steps(client):
+        return await client.call_tool("whoami", {})
+
+    result = run_session(config_dir, "http://127.0.0.1:9", steps)
+    assert result.is_error
+    assert text(result) == "not signed in; ask the person to run `ltm auth http://127.0.0.1:9`"
+
+
 def test_requests_received_before_stdin_closes_are_all_answered(hub, config_dir):
     """`printf '<initialize>\\n<tools/list>\\n<tools/call>\\n' | ltm mcp`: every request gets its
     answer before the server exits, although stdin ends right after the last one."""

@@ -51,3 +51,12 @@ def test_a_surrogate_pair_is_one_character():
 def test_the_cli_reports_a_deep_packet_as_a_packet_error():
     with pytest.raises(PacketError, match="invalid JSON: nested more than 32 levels deep"):
         parse_packet('{"goal": ' + "[" * 2000 + "]" * 2000 + "}")
+
+
+def test_loose_reading_keeps_only_the_nesting_limit():
+    assert strict_json.loads_loosely('["\\ud800", 1e999]') == ["\ud800", float("inf")]
+    depth = strict_json.MAX_DEPTH
+    assert strict_json.loads_loosely("[" * depth + "]" * depth) is not None
+    for text in ("[" * (depth + 1) + "]" * (depth + 1), "[" * 100_000):
+        with pytest.raises(strict_json.JSONLimitError, match="nested more than 32 levels deep"):
+            strict_json.loads_loosely(text)

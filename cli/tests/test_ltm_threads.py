@@ -136,6 +136,20 @@ def test_import_into_a_team_and_a_clean_file_exits_0(hub, tmp_path, capsys):
     assert hub.state.packets[packet(1)["id"]]["team"] == "core"
 
 
+@pytest.mark.parametrize("line, reason", [
+    ("[" * 100_000, "bytes; the maximum is 32768 bytes"),
+    ('{"a":' * 100_000, "bytes; the maximum is 32768 bytes"),
+    ("[" * 5000 + "]" * 5000, "invalid JSON: nested more than 32 levels deep"),
+], ids=["unclosed-arrays", "unclosed-objects", "closed-arrays"])
+def test_import_reports_a_deeply_nested_line_and_goes_on(hub, tmp_path, capsys, line, reason):
+    path = tmp_path / "in.jsonl"
+    path.write_text(line + "\n" + json.dumps(packet(1)) + "\n")
+    result = run(capsys, ["import", str(path)], code=1)
+    assert result.out == f"pushed\t{packet(1)['id']}\n"
+    assert "ltm: line 1 (no id): refused: packet rejected;" in result.err and reason in result.err
+    assert result.err.endswith("ltm: 1 pushed, 0 already there, 1 refused\n")
+
+
 def test_import_of_a_missing_file(hub, tmp_path, capsys):
     assert "cannot read" in run(capsys, ["import", str(tmp_path / "none.jsonl")], code=1).err
 

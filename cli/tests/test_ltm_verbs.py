@@ -100,6 +100,7 @@ def test_whoami_and_dashboard_url(hub):
 
 
 def test_whoami_and_dashboard_url_without_a_hub(config_dir):
-    assert verbs.whoami() == {"host": "", "token_hash8": ""}
+    with pytest.raises(LtmError, match=r"not signed in; run `ltm auth <host>`"):
+        verbs.whoami()
     with pytest.raises(LtmError, match="no hub configured"):
         verbs.dashboard_url()

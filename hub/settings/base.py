@@ -11,6 +11,7 @@ from pathlib import Path
 
 import environ
 
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 env = environ.Env()
@@ -62,7 +63,6 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "core.middleware.RequestDeadline",
     "core.middleware.CollapseApiLeadingSlashes",
     "core.middleware.RejectNulCharacters",
     "django.middleware.security.SecurityMiddleware",
@@ -126,9 +126,10 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A database that does not answer must cost a request seconds, not a worker: connecting
-    # gives up after DB_CONNECT_TIMEOUT seconds and the server cancels a statement after
-    # DB_STATEMENT_TIMEOUT milliseconds (0: no limit, e.g. for a long migration). Either is a
-    # 503 (core.views.server_error).
+    # gives up after DB_CONNECT_TIMEOUT seconds, the server cancels a statement after
+    # DB_STATEMENT_TIMEOUT milliseconds (0: no limit, e.g. for a long migration), and a server
+    # that stopped answering is given up half a second after that (core.postgresql, which then
+    # leaves the database alone for a few seconds). Each is a 503 (core.views.server_error).
     #
     # Parameters are bound on the server and a statement a connection has run 5 times is prepared
     # (psycopg's prepare_threshold): PostgreSQL then neither parses nor plans it again, which was
@@ -136,9 +137,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # prepared statements: DB_PREPARED_STATEMENTS=0 behind PgBouncer older than 1.21 in
     # transaction mode (1.21 and newer keep them with max_prepared_statements set).
     prepared = env.bool("DB_PREPARED_STATEMENTS", default=True)
+    statement_timeout = env.int("DB_STATEMENT_TIMEOUT", default=4000)
+    DATABASES["default"]["ENGINE"] = "core.postgresql"
     DATABASES["default"]["OPTIONS"] = {
         "connect_timeout": env.int("DB_CONNECT_TIMEOUT", default=3),
-        "options": f"-c statement_timeout={env.int('DB_STATEMENT_TIMEOUT', default=5000)}",
+        "options": f"-c statement_timeout={statement_timeout}",
+        "answer_timeout": statement_timeout / 1000 + 0.5 if statement_timeout > 0 else None,
         "server_side_binding": prepared,
         "prepare_threshold": 5 if prepared else None,
     }
@@ -169,11 +173,6 @@ if REDIS_URL:
 else:
     CACHES = {"default": env.cache_url_config("locmemcache://")}
 
-# A request still running after this many seconds has a dependency that does not answer at all
-# (a database that stopped mid-query): its database connections are cut, so it answers 503
-# before gunicorn's own timeout kills the worker. 0 turns it off.
-LTM_REQUEST_DEADLINE_SECONDS = env.int("LTM_REQUEST_DEADLINE_SECONDS", default=15)
-
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
@@ -200,6 +199,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "account_login"
+# Database sessions whose table keeps a digest of each session key, not the key the cookie holds.
+SESSION_ENGINE = "accounts.sessions"
 
 # Wrong passwords (django-axes), on every form that signs in with a password: allauth's sign-in
 # and Django's admin. Ten failures for one name from one address lock that pair out for 15

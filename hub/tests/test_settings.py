@@ -108,7 +108,7 @@ def test_local_runs_with_debug_on_sqlite_console_mail_and_eager_tasks_by_default
 def test_database_url_keeps_connections_with_health_checks():
     url = "postgres://ltm:pw@db.example.org:5432/ltm"
     settings = loaded("hub.settings.local", DATABASE_URL=url)
-    assert (settings["DB_ENGINE"], settings["DB_NAME"]) == ("django.db.backends.postgresql", "ltm")
+    assert (settings["DB_ENGINE"], settings["DB_NAME"]) == ("core.postgresql", "ltm")
     assert (settings["CONN_MAX_AGE"], settings["CONN_HEALTH_CHECKS"]) == (60, False)
     assert "transaction_mode" not in settings["DB_OPTIONS"]
     assert settings["DB_OPTIONS"]["connect_timeout"] == 3
@@ -131,12 +131,12 @@ def test_the_redis_cache_gives_up_fast_and_fails_open():
 def test_postgresql_connections_have_timeouts_and_prepared_statements():
     url = "postgres://ltm:pw@db.example.org:5432/ltm"
     options = loaded("hub.settings.production", DATABASE_URL=url, **PRODUCTION)["DB_OPTIONS"]
-    assert options == {"connect_timeout": 3, "options": "-c statement_timeout=5000",
+    assert options == {"connect_timeout": 3, "options": "-c statement_timeout=4000", "answer_timeout": 4.5,
                        "server_side_binding": True, "prepare_threshold": 5}
     tuned = loaded("hub.settings.production", DATABASE_URL=url, DB_CONNECT_TIMEOUT="1",
                    DB_STATEMENT_TIMEOUT="0", DB_PREPARED_STATEMENTS="0", **PRODUCTION)["DB_OPTIONS"]
     # Off (for a pooler that cannot keep them): Django's own default, client-side binding.
-    assert tuned == {"connect_timeout": 1, "options": "-c statement_timeout=0",
+    assert tuned == {"connect_timeout": 1, "options": "-c statement_timeout=0", "answer_timeout": None,
                      "server_side_binding": False, "prepare_threshold": None}
 
 

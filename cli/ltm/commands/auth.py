@@ -31,10 +31,7 @@ def cmd_auth(args) -> int:
 def cmd_whoami(args) -> int:
     identity, problem = verbs.whoami_with_account()
     print(whoami_json(identity))
-    # Still exit 0, as the Go client does; notes go to stderr.
-    if not identity["token_hash8"]:
-        note(f"not signed in; run `ltm auth {identity['host'] or '<host>'}`")
-    elif problem:
+    if problem:
         note(f"the hub did not say which account this is: {problem}")
     else:
         note(f"signed in to {identity['host']} as {verbs.account_label(identity['account'])}")

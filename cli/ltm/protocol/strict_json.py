@@ -15,6 +15,7 @@ import re
 
 MAX_DEPTH = 32  # a packet nests 3 levels deep; every body of the wire API fewer
 MAX_NUMBER_LENGTH = 100  # characters of one number literal
+TOO_DEEP = f"nested more than {MAX_DEPTH} levels deep"
 
 
 class JSONLimitError(ValueError):
@@ -43,13 +44,34 @@ def _float(literal: str) -> float:
 def loads(text: str):
     """The decoded value of `text`; json.JSONDecodeError for bad syntax, JSONLimitError for
     syntax that is valid but refused (see the module docstring)."""
-    try:
-        value = json.loads(text, parse_constant=_reject_constant, parse_int=_integer, parse_float=_float)
-    except RecursionError:
-        raise JSONLimitError(f"nested more than {MAX_DEPTH} levels deep") from None
+    value = _decode(text, parse_constant=_reject_constant, parse_int=_integer, parse_float=_float)
     if _might_break_limits(text):
-        _check_depth_and_strings(value)
+        _walk(value, check_strings=True)
     return value
+
+
+def loads_loosely(text: str):
+    """json.loads with only the nesting limit of `loads`: for JSON the client reads without
+    vouching for it (a hub's answer, a packet pushed with --lenient), so that what handles the
+    value next (an encoder, a comparison) cannot exhaust the stack either. A ValueError
+    (json.JSONDecodeError, JSONLimitError, ...) for what it cannot read."""
+    value = _decode(text)
+    if text.count("{") + text.count("[") > MAX_DEPTH:
+        check_depth(value)
+    return value
+
+
+def check_depth(value) -> None:
+    """JSONLimitError when a decoded value (JSON, or TOML: the same dicts and lists) nests more
+    than MAX_DEPTH levels deep; walked without recursion."""
+    _walk(value, check_strings=False)
+
+
+def _decode(text: str, **hooks):
+    try:
+        return json.loads(text, **hooks)
+    except RecursionError:  # the decoder recurses once a level: deep input exhausts the stack
+        raise JSONLimitError(TOO_DEEP) from None
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
@@ -69,20 +91,22 @@ def _might_break_limits(text: str) -> bool:
     return False
 
 
-def _check_depth_and_strings(value) -> None:
-    """Walk the value without recursion: refuse deep nesting and lone surrogates in any string
-    (keys included)."""
+def _walk(value, check_strings: bool) -> None:
+    """Walk the value without recursion: refuse deep nesting and, if asked, lone surrogates in any
+    string (keys included)."""
     pending = [(value, 1)]
     while pending:
         item, depth = pending.pop()
         if isinstance(item, str):
-            _check_string(item)
+            if check_strings:
+                _check_string(item)
         elif isinstance(item, (dict, list)):
             if depth > MAX_DEPTH:
-                raise JSONLimitError(f"nested more than {MAX_DEPTH} levels deep")
+                raise JSONLimitError(TOO_DEEP)
             if isinstance(item, dict):
                 for key, member in item.items():
-                    _check_string(key)
+                    if check_strings:
+                        _check_string(key)
                     pending.append((member, depth + 1))
             else:
                 pending.extend((member, depth + 1) for member in item)

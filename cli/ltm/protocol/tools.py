@@ -123,8 +123,8 @@ TOOLS = _specs(
                         "`id` and `created_at`."),
     ToolSpec("whoami", 'Which hub the tools talk to and which token they use, as JSON {"host", '
                        '"token_hash8"} (the first 8 hex digits of sha256(token)), plus "user" and "scopes" '
-                       "where the hub itself answers; host or token is empty when not set: then ask the "
-                       "person to sign in (`ltm auth <host>`)."),
+                       "where the hub itself answers. Fails with \"not signed in\" when there is no sign-in: "
+                       "then ask the person to sign in (`ltm auth <host>`)."),
 )
 
 # Only `ltm mcp` offers these: the Go client's names for the same things.

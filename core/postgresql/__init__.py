@@ -1,0 +1,1 @@
+"""The hub's PostgreSQL backend (DATABASES ENGINE "core.postgresql"): see base.py."""
