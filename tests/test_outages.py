@@ -30,7 +30,7 @@ import pytest
 
 from core.cache import BREAK_SECONDS as CACHE_BREAK_SECONDS
 from core.postgresql.base import BREAK_SECONDS as DATABASE_BREAK_SECONDS
-from core.testing import in_ci
+from core.testing import skip_unless_services
 from tests.tcp_proxy import TcpProxy
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,10 +42,7 @@ PASSWORD = "outage-test-password-1"
 def _services():
     database_url, redis_url = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
     if not database_url.startswith(("postgres://", "postgresql://")) or not redis_url:
-        reason = "needs PostgreSQL (DATABASE_URL) and Redis (REDIS_URL) to break them; CI sets both"
-        if in_ci():
-            pytest.fail(reason)
-        pytest.skip(reason)
+        skip_unless_services("needs PostgreSQL (DATABASE_URL) and Redis (REDIS_URL) to break them; CI sets both")
     return urllib.parse.urlsplit(database_url), urllib.parse.urlsplit(redis_url)
 
 
