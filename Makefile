@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run worker beat test bench stack stack-check soak clean
+.PHONY: install run worker beat test lint bench fuzz stack stack-check soak clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt cli/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,8 +27,12 @@ worker: install
 beat: install
 	DJANGO_SETTINGS_MODULE=hub.settings.local $(VENV)/bin/celery -A hub beat --loglevel=info
 
-test: install
+# ruff's rules and style (ruff.toml) first: a quick failure; `ruff format .` fixes the style.
+test: lint
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .
 
 # Needs wrk (apt-get install wrk). DATABASE_URL picks the database; BENCH_ARGS="--json run.json" etc.
 bench: install
@@ -49,12 +53,17 @@ stack: install
 	$(STACK_ENV) $(VENV)/bin/honcho start release
 	$(STACK_ENV) $(VENV)/bin/honcho start web worker beat
 
-# CI's checks of that stack: a smoke journey with outages, then a soak (SOAK_ARGS="--minutes 10").
+# CI's checks (checks/): schemathesis against a live hub on PostgreSQL (DATABASE_URL, default
+# ltm_fuzz; FUZZ_ARGS="--seed 7"), then the stack: a smoke journey with outages, then a soak
+# (SOAK_ARGS="--minutes 10").
+fuzz: install
+	$(PY) checks/fuzz.py $(FUZZ_ARGS)
+
 stack-check: install
-	$(PY) bench/stack_check.py $(STACK_CHECK_ARGS)
+	$(PY) checks/stack_check.py $(STACK_CHECK_ARGS)
 
 soak: install
-	$(PY) bench/soak.py $(SOAK_ARGS)
+	$(PY) checks/soak.py $(SOAK_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles artifacts .pytest_cache

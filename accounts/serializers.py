@@ -17,14 +17,15 @@ class ClaimLinkSerializer(serializers.Serializer):
     expires_at = InstantField()
 
 
-
 class TokenFactsSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(
         ["personal", "oauth"],
         help_text="`personal`: a personal API token; `oauth`: an OAuth access token, e.g. a device signed in with `ltm auth`",
     )
     name = serializers.CharField(help_text="the token's name, or the device's")
-    hint = serializers.CharField(help_text="the first 8 hex digits of sha256(token): what `ltm auth whoami` prints as token_hash8")
+    hint = serializers.CharField(
+        help_text="the first 8 hex digits of sha256(token): what `ltm auth whoami` prints as token_hash8"
+    )
     scopes = serializers.ListField(child=serializers.ChoiceField(["read", "write"]))
     created_at = InstantField()
     expires_at = InstantField(allow_null=True, help_text="null: never expires")
@@ -46,7 +47,3 @@ class MeUpdateSerializer(serializers.Serializer):
     display_name = serializers.CharField(
         allow_blank=True, help_text="at most 80 printable characters; empty: show the username"
     )
-
-
-class DeviceCancelSerializer(serializers.Serializer):
-    status = serializers.ChoiceField(["cancelled"])

@@ -1,5 +1,5 @@
-"""Pages about people: the device-flow pages `ltm auth` opens, claiming a web sign-in, and the
-dashboard's tokens, devices and account pages."""
+"""Pages about people: claiming a web sign-in, revoking a personal API token and the account
+page. (The Tokens & devices page is the OAuth server's: oauth.views.)"""
 
 from django.contrib import messages
 from django.contrib.auth import login, logout
@@ -8,94 +8,12 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from oauth2_provider.scopes import get_scopes_backend
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import selectors, services
-from accounts.device_flow import USER_CODE_LENGTH, format_user_code, parse_user_agent, same_network
-from accounts.forms import ClaimForm, DisplayNameForm, TokenCreateForm
-from core.api import http_status
+from accounts.forms import ClaimForm, DisplayNameForm
 from core.dashboard import Confirm, dashboard_action
 from core.errors import BadRequest, Conflict, Gone, HubError
-from core.http import client_address
-from core.links import hub_url
-
-DEVICE_OUTCOMES = ("approved", "denied")
-
-
-# The device flow: enter the code, compare it, Approve or Deny.
-#
-# Sign-in comes first (login_required sends the person to sign in or sign up and back to the same
-# URL, code included). The code travels in the query string (`/device?user_code=...`, which is
-# also the `verification_uri_complete` the client opens), so the entry form is a GET and the
-# confirmation page is the answer to it; only the decision is a POST. These pages replace the
-# toolkit's /device views: those match codes exactly, do not show the code and have no rate limit.
-
-
-def _device_enter_page(request, *, code="", problem: HubError | None = None):
-    context = {"code": code, "problem": problem and problem.message, "code_length": USER_CODE_LENGTH}
-    return render(request, "device/enter.html", context, status=http_status(problem) if problem else 200)
-
-
-@never_cache  # the confirmation page shows the code
-@require_GET
-@login_required
-def device_enter(request):
-    raw = request.GET.get("user_code")
-    if raw is None:
-        return _device_enter_page(request)
-    try:
-        grant = selectors.device_grant_find(viewer=request.user, address=client_address(request), raw_code=raw)
-    except HubError as problem:
-        return _device_enter_page(request, code=raw.strip()[:32], problem=problem)
-
-    application = selectors.device_grant_application(grant=grant)
-    descriptions = get_scopes_backend().get_all_scopes()
-    details = selectors.device_grant_details(grant=grant)
-    browser_address = client_address(request)
-    return render(
-        request,
-        "device/confirm.html",
-        {
-            "grant": grant,
-            "user_code": grant.user_code,
-            "display_code": format_user_code(grant.user_code),
-            "client_name": application.name if application else grant.client_id,
-            "scopes": [(scope, descriptions.get(scope, scope)) for scope in grant.scope.split()],
-            "details": details,
-            "client_label": parse_user_agent(details.user_agent)[0] if details else "",
-            "browser_address": browser_address,
-            # False only when both addresses are known and differ (see device_flow.same_network)
-            "other_network": details is not None and same_network(details.requested_from, browser_address) is False,
-        },
-    )
-
-
-@require_POST
-@login_required
-def device_decide(request):
-    action = request.POST.get("action")
-    if action not in ("approve", "deny"):
-        return _device_enter_page(request, problem=BadRequest("Choose Approve or Deny."))
-    try:
-        services.device_grant_decide(
-            actor=request.user,
-            address=client_address(request),
-            raw_code=request.POST.get("user_code", ""),
-            approve=action == "approve",
-        )
-    except HubError as problem:
-        return _device_enter_page(request, problem=problem)
-    return redirect(reverse("device_done", args=["approved" if action == "approve" else "denied"]))
-
-
-@require_GET
-@login_required
-def device_done(request, outcome):
-    if outcome not in DEVICE_OUTCOMES:
-        raise Http404
-    return render(request, "device/done.html", {"approved": outcome == "approved"})
-
 
 # Claiming a web sign-in for an account made by `ltm join` (the link comes from
 # POST /v1/account/claim-link, see accounts.api).
@@ -126,41 +44,7 @@ def claim_page(request, code):
     return render(request, "accounts/claim.html", {"form": form, "claimed_user": user})
 
 
-# Dashboard: tokens and devices, the account
-
-
-@never_cache
-@login_required
-def tokens(request):
-    """Personal API tokens and the devices signed in through `ltm auth`.
-
-    A new token's plaintext is shown in the answer to the POST that made it (201), and nowhere
-    else: it is never kept in the session, where a reader of the session table could use it.
-    """
-    form = TokenCreateForm(request.POST or None)
-    new_token = None
-    if request.method == "POST" and form.is_valid():
-        try:
-            token, plaintext = services.api_token_create(
-                actor=request.user, name=form.cleaned_data["name"], scope=form.cleaned_data["scope"],
-                expires_in_days=form.expires_in_days(),
-            )
-        except HubError as exc:
-            form.add_error("name", exc.message)
-        else:
-            new_token = {"name": token.name, "plaintext": plaintext, "hint": token.checksum_hint}
-            messages.success(request, f"Token “{token.name}” created. Copy it now: it is shown only once.")
-            form = TokenCreateForm()
-    context = {
-        "form": form,
-        "new_token": new_token,
-        "api_tokens": selectors.api_token_list(viewer=request.user),
-        "devices": selectors.device_list(viewer=request.user),
-        "connected_apps": selectors.connected_app_list(viewer=request.user),
-        "hub_url": hub_url(request),
-    }
-    status = 400 if form.errors else 201 if new_token else 200
-    return render(request, "accounts/tokens.html", context, status=status)
+# Dashboard: a personal token, the account
 
 
 @login_required
@@ -173,42 +57,12 @@ def token_revoke(request, token_id):
     return dashboard_action(
         request,
         confirm=Confirm(
-            "Revoke this token?", button="Revoke token",
+            "Revoke this token?",
+            button="Revoke token",
             message=f"“{name}” stops working at once; any client using it has to sign in again.",
         ),
         call=lambda: services.api_token_revoke(actor=request.user, token_id=token_id),
         success=f"Token “{name}” revoked.",
-        back=reverse("tokens"),
-    )
-
-
-@login_required
-@require_POST
-def device_revoke(request, device_id):
-    device = selectors.device_get(viewer=request.user, device_id=device_id)
-    if device is None:
-        raise Http404("device not found")  # someone else's: 404, not the question
-    return dashboard_action(
-        request,
-        confirm=Confirm(
-            f"Sign “{device.name}” out?", button="Revoke device",
-            message="The ltm client on that device stops working until it runs `ltm auth` again.",
-        ),
-        call=lambda: services.device_revoke(actor=request.user, device_id=device_id),
-        success=f"“{device.name}” signed out.",
-        back=reverse("tokens"),
-    )
-
-
-@login_required
-@require_POST
-def device_rename(request, device_id):
-    if selectors.device_get(viewer=request.user, device_id=device_id) is None:
-        raise Http404("device not found")
-    return dashboard_action(
-        request,
-        call=lambda: services.device_rename(actor=request.user, device_id=device_id, name=request.POST.get("name", "")),
-        success=lambda details: f"Device renamed to “{details.name}”.",
         back=reverse("tokens"),
     )
 
@@ -244,7 +98,8 @@ def account_delete(request):
     return dashboard_action(
         request,
         confirm=Confirm(
-            "Delete your account?", button="Delete my account",
+            "Delete your account?",
+            button="Delete my account",
             message="Your account, your tokens and your personal packets are deleted for good. "
             "Packets you pushed to teams stay with those teams.",
         ),

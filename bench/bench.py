@@ -112,8 +112,15 @@ def seed(count: int) -> str:
     for first in range(0, count, 5000):
         ids = [f"01BENCH{i:019d}" for i in range(first, min(count, first + 5000))]
         Packet.objects.bulk_create(
-            Packet(id=pid, owner=user, ltm_version="0.2", created_at=start + timedelta(seconds=first + n),
-                   goal=f"bench goal {first + n}", next_step="next", body=body.replace("__ID__", pid))
+            Packet(
+                id=pid,
+                owner=user,
+                ltm_version="0.2",
+                created_at=start + timedelta(seconds=first + n),
+                goal=f"bench goal {first + n}",
+                next_step="next",
+                body=body.replace("__ID__", pid),
+            )
             for n, pid in enumerate(ids)
         )
     vacuum()
@@ -123,9 +130,18 @@ def seed(count: int) -> str:
 # Queries of the search row, from narrow (a few hundred matches in 100,000 packets) to broad
 # (thousands): what a person types, a phrase, an exclusion and a pasted id prefix.
 SEARCH_QUERIES = [
-    "flaky test 107", "cache stampede", "deadlock invoice numbers", "memory leak thumbnail worker",
-    '"connection pool exhausted"', "dark mode -android", "retried uploads", "kafka consumer lag",
-    "slow queries postgresql", "flaky tests", "01SEARCH000000000000004", "token bucket redis",
+    "flaky test 107",
+    "cache stampede",
+    "deadlock invoice numbers",
+    "memory leak thumbnail worker",
+    '"connection pool exhausted"',
+    "dark mode -android",
+    "retried uploads",
+    "kafka consumer lag",
+    "slow queries postgresql",
+    "flaky tests",
+    "01SEARCH000000000000004",
+    "token bucket redis",
 ]
 
 
@@ -149,18 +165,30 @@ def seed_search(count: int) -> str:
         for n in range(first, min(count, first + 5000)):
             goal, step, more, other = (rng.choice(corpus) for _ in range(4))
             packet = {
-                "ltm_version": "0.2", "id": f"01SEARCH{n:018d}", "goal": goal["goal"], "next_step": step["next_step"],
+                "ltm_version": "0.2",
+                "id": f"01SEARCH{n:018d}",
+                "goal": goal["goal"],
+                "next_step": step["next_step"],
                 "created_at": (start + timedelta(seconds=n)).strftime("%Y-%m-%dT%H:%M:%SZ"),
-                "project": goal.get("project", {}), "tags": sorted(set(goal.get("tags", []) + other.get("tags", []))),
+                "project": goal.get("project", {}),
+                "tags": sorted(set(goal.get("tags", []) + other.get("tags", []))),
                 "decisions": more.get("decisions", []) + other.get("decisions", []),
                 "attempts": more.get("attempts", []) + other.get("attempts", []),
                 "open_questions": other.get("open_questions", []),
             }
-            rows.append(Packet(
-                id=packet["id"], owner=user, ltm_version="0.2", created_at=start + timedelta(seconds=n),
-                goal=packet["goal"], next_step=packet["next_step"], project=packet["project"].get("name", ""),
-                tags=" " + " ".join(packet["tags"]) + " " if packet["tags"] else "", body=canonical_json(packet),
-            ))
+            rows.append(
+                Packet(
+                    id=packet["id"],
+                    owner=user,
+                    ltm_version="0.2",
+                    created_at=start + timedelta(seconds=n),
+                    goal=packet["goal"],
+                    next_step=packet["next_step"],
+                    project=packet["project"].get("name", ""),
+                    tags=" " + " ".join(packet["tags"]) + " " if packet["tags"] else "",
+                    body=canonical_json(packet),
+                )
+            )
         Packet.objects.bulk_create(rows)
     vacuum()
     return api_token_create(actor=user, name="bench")[1]
@@ -181,8 +209,9 @@ def vacuum() -> None:
             cursor.execute(f"VACUUM ANALYZE {Packet._meta.db_table}")
     else:
         # Each bulk insert of 5,000 packets leaves one large segment in the FTS5 search index, which
-        # FTS5 merges a little at a time on every later write: right after the seed, one push in 60
-        # took 20 to 40 ms instead of 0.2 (a hub grown by pushes merges as it goes). Merge them now.
+        # FTS5 merges a little at a time on every later write: right after the seed, the occasional
+        # push that pays for a merge is many times slower than the others (a hub grown by pushes
+        # merges as it goes; figures in bench/README.md). Merge them now.
         with connection.cursor() as cursor:
             cursor.execute("INSERT INTO packets_search (packets_search) VALUES ('optimize')")
 
@@ -232,9 +261,24 @@ def serving_processes(gunicorn_pid: int, database: str | None) -> list[int]:
 
 def run_wrk(port, path, args, mode="get", token="", body_file="", seconds=None, connections=None) -> dict:
     connections = connections or args.connections
-    command = ["wrk", "--threads", str(min(args.threads, connections)), "--connections", str(connections),
-               "--duration", f"{seconds or args.duration}s", "--timeout", "5s", "--script", str(HERE / "wrk.lua"),
-               f"http://127.0.0.1:{port}{path}", "--", mode, token, body_file]
+    command = [
+        "wrk",
+        "--threads",
+        str(min(args.threads, connections)),
+        "--connections",
+        str(connections),
+        "--duration",
+        f"{seconds or args.duration}s",
+        "--timeout",
+        "5s",
+        "--script",
+        str(HERE / "wrk.lua"),
+        f"http://127.0.0.1:{port}{path}",
+        "--",
+        mode,
+        token,
+        body_file,
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=(seconds or args.duration) + 60)
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     if done.returncode or not lines:
@@ -265,8 +309,14 @@ def main():
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--threads", type=int, default=2, help="wrk threads")
     parser.add_argument("--workers", type=int, default=3, help="gunicorn sync workers")
-    parser.add_argument("--packets", type=int, nargs=2, default=[100, 100_000], metavar=("FEW", "MANY"),
-                        help="packets seeded for the two list runs (default 100 100000)")
+    parser.add_argument(
+        "--packets",
+        type=int,
+        nargs=2,
+        default=[100, 100_000],
+        metavar=("FEW", "MANY"),
+        help="packets seeded for the two list runs (default 100 100000)",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the results to FILE")
     parser.add_argument("--compare", metavar="FILE", help="a --json file of an earlier run: print its ratios beside")
     args = parser.parse_args()
@@ -301,14 +351,24 @@ def main():
     seed(few)
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "hub.wsgi:application", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(args.workers), "--log-level", "warning"],
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "hub.wsgi:application",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(args.workers),
+            "--log-level",
+            "warning",
+        ],
         cwd=ROOT,
     )
     rows, healthz_runs = {}, []
     try:
         wait_until_up(port)
-        # Fresh workers keep getting faster over their first thousand or so requests: without this,
+        # Fresh workers keep getting faster over their first requests: without this,
         # whichever call came first would look slower than it is.
         run_wrk(port, "/v1/packets?limit=50", args, token=token, seconds=3 * args.warmup)
 
@@ -332,12 +392,17 @@ def main():
         run("push (new id)", "/v1/packets", mode="push", body_file=str(body_file))
         created = packet_count() - many
         if created < rows["push (new id)"]["requests"]:
-            raise SystemExit(f"push: wrk counted {rows['push (new id)']['requests']} requests but only "
-                             f"{created} packets were created (ids not fresh?)")
+            raise SystemExit(
+                f"push: wrk counted {rows['push (new id)']['requests']} requests but only "
+                f"{created} packets were created (ids not fresh?)"
+            )
         started = time.monotonic()
         search_token = seed_search(many)
-        print(f"  seeded {many:,} varied packets for search in {time.monotonic() - started:.0f} s",
-              file=sys.stderr, flush=True)
+        print(
+            f"  seeded {many:,} varied packets for search in {time.monotonic() - started:.0f} s",
+            file=sys.stderr,
+            flush=True,
+        )
         search = {"mode": "cycle", "body_file": str(search_paths), "token": search_token}
         run(f"search, {many:,} packets", "/v1/search", **search)
         # One search at a time: what a search costs a person when the server is not saturated
@@ -347,21 +412,34 @@ def main():
         server.terminate()
         server.wait(timeout=30)
     # The healthz row: its median run.
-    rows = {"healthz": dict(sorted(healthz_runs, key=lambda r: r["rate"])[len(healthz_runs) // 2], vs_healthz=1.0),
-            **rows}
+    rows = {
+        "healthz": dict(sorted(healthz_runs, key=lambda r: r["rate"])[len(healthz_runs) // 2], vs_healthz=1.0),
+        **rows,
+    }
 
     import roundtrips
 
     auth = {"Authorization": f"Bearer {token}"}
     pushed = iter(range(10**6))
-    trips = roundtrips.count_round_trips({
-        "healthz": lambda: ("GET", "/v1/healthz", None, {}),
-        "list": lambda: ("GET", "/v1/packets?limit=50", None, auth),
-        "pull": lambda: ("GET", f"/v1/packets/{pull_id}", None, auth),
-        "push": lambda: ("POST", "/v1/packets", body_file.read_text().replace("__ID__", f"01BENCHTRIPS{next(pushed):014d}"), auth),
-        "search": lambda: ("GET", f"/v1/search?{urlencode({'q': SEARCH_QUERIES[0]})}", None,
-                           {"Authorization": f"Bearer {search_token}"}),
-    })
+    trips = roundtrips.count_round_trips(
+        {
+            "healthz": lambda: ("GET", "/v1/healthz", None, {}),
+            "list": lambda: ("GET", "/v1/packets?limit=50", None, auth),
+            "pull": lambda: ("GET", f"/v1/packets/{pull_id}", None, auth),
+            "push": lambda: (
+                "POST",
+                "/v1/packets",
+                body_file.read_text().replace("__ID__", f"01BENCHTRIPS{next(pushed):014d}"),
+                auth,
+            ),
+            "search": lambda: (
+                "GET",
+                f"/v1/search?{urlencode({'q': SEARCH_QUERIES[0]})}",
+                None,
+                {"Authorization": f"Bearer {search_token}"},
+            ),
+        }
+    )
     for name, row in rows.items():
         row["round_trips"] = trips[name.split()[0].rstrip(",")]
     report = {
@@ -371,7 +449,8 @@ def main():
         "options": {k: v for k, v in vars(args).items() if k not in ("json", "compare")},
         "calls": rows,
         # Each side against its own healthz run: the seeding between them takes a while.
-        "list_many_vs_few": rows[f"list, {many:,} packets"]["vs_healthz"] / rows[f"list, {few:,} packets"]["vs_healthz"],
+        "list_many_vs_few": rows[f"list, {many:,} packets"]["vs_healthz"]
+        / rows[f"list, {few:,} packets"]["vs_healthz"],
     }
     earlier = json.loads(Path(args.compare).read_text()) if args.compare else None
     print_table(report, earlier)
@@ -381,13 +460,19 @@ def main():
 
 def print_table(report, earlier=None) -> None:
     options = report["options"]
-    print(f"\nltm hub bench, {report['date']}: {report['database']}, {report['cpus']} CPUs, gunicorn "
-          f"{options['workers']} sync workers, wrk {options['connections']} connections, {options['duration']} s per call")
-    header = f"{'call':<24}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}{'÷ healthz':>11}{'CPU ms/call':>13}{'round trips':>13}"
+    print(
+        f"\nltm hub bench, {report['date']}: {report['database']}, {report['cpus']} CPUs, gunicorn "
+        f"{options['workers']} sync workers, wrk {options['connections']} connections, {options['duration']} s per call"
+    )
+    header = (
+        f"{'call':<24}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}{'÷ healthz':>11}{'CPU ms/call':>13}{'round trips':>13}"
+    )
     print(header + (f"{'earlier ÷ healthz':>19}" if earlier else ""))
     for name, row in report["calls"].items():
-        line = (f"{name:<24}{row['rate']:>8.0f}{row['p50_ms']:>9.1f}{row['p99_ms']:>9.1f}{row['vs_healthz']:>11.2f}"
-                f"{row['cpu_ms']:>13.2f}{row['round_trips']:>13}")
+        line = (
+            f"{name:<24}{row['rate']:>8.0f}{row['p50_ms']:>9.1f}{row['p99_ms']:>9.1f}{row['vs_healthz']:>11.2f}"
+            f"{row['cpu_ms']:>13.2f}{row['round_trips']:>13}"
+        )
         if earlier:
             before = earlier["calls"].get(name, {}).get("vs_healthz")
             line += f"{before:>19.2f}" if before is not None else f"{'-':>19}"

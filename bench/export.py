@@ -43,9 +43,16 @@ def seed_threads(count: int) -> None:
     start, body = datetime(2026, 1, 1, tzinfo=UTC), packet_template()
     for first in range(0, count, 5000):
         Packet.objects.bulk_create(
-            Packet(id=f"01BENCH{i:019d}", owner=user, ltm_version="0.2", created_at=start + timedelta(seconds=i),
-                   goal=f"bench goal {i}", next_step="next", body=body.replace("__ID__", f"01BENCH{i:019d}"),
-                   parent_id=f"01BENCH{i - 1:019d}" if i % THREAD_LENGTH else "")
+            Packet(
+                id=f"01BENCH{i:019d}",
+                owner=user,
+                ltm_version="0.2",
+                created_at=start + timedelta(seconds=i),
+                goal=f"bench goal {i}",
+                next_step="next",
+                body=body.replace("__ID__", f"01BENCH{i:019d}"),
+                parent_id=f"01BENCH{i - 1:019d}" if i % THREAD_LENGTH else "",
+            )
             for i in range(first, min(count, first + 5000))
         )
     if connection.vendor == "postgresql":
@@ -86,8 +93,9 @@ def download(port: int, token: str, format: str, worker: int) -> dict:
     before = rss_kib(worker)
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
-    request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/export?format={format}",
-                                     headers={"Authorization": f"Bearer {token}"})
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/v1/export?format={format}", headers={"Authorization": f"Bearer {token}"}
+    )
     started = time.monotonic()
     size = lines = 0
     with urllib.request.urlopen(request, timeout=600) as reply:
@@ -98,8 +106,15 @@ def download(port: int, token: str, format: str, worker: int) -> dict:
     seconds = time.monotonic() - started
     done.set()
     sampler.join()
-    return {"format": format, "seconds": seconds, "bytes": size, "packets": count, "lines": lines,
-            "rss_before_mib": before / 1024, "rss_growth_mib": (peak[0] - before) / 1024}
+    return {
+        "format": format,
+        "seconds": seconds,
+        "bytes": size,
+        "packets": count,
+        "lines": lines,
+        "rss_before_mib": before / 1024,
+        "rss_growth_mib": (peak[0] - before) / 1024,
+    }
 
 
 def main():
@@ -124,27 +139,48 @@ def main():
     port = free_port()
     # No gunicorn timeout: the point is to see how long the export takes, not to cut it.
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "hub.wsgi:application", "--bind", f"127.0.0.1:{port}",
-         "--workers", "1", "--timeout", "0", "--log-level", "warning", "--access-logfile", "/dev/null"],
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "hub.wsgi:application",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "1",
+            "--timeout",
+            "0",
+            "--log-level",
+            "warning",
+            "--access-logfile",
+            "/dev/null",
+        ],
         cwd=ROOT,
     )
     try:
         wait_until_up(port)
         worker = worker_pid(server.pid)
         # Warm the worker (imports, the first connection) with a small export.
-        urllib.request.urlopen(urllib.request.Request(
-            f"http://127.0.0.1:{port}/v1/packets?limit=1", headers={"Authorization": f"Bearer {token}"})).read()
+        urllib.request.urlopen(
+            urllib.request.Request(
+                f"http://127.0.0.1:{port}/v1/packets?limit=1", headers={"Authorization": f"Bearer {token}"}
+            )
+        ).read()
         results = [download(port, token, format, worker) for format in ("jsonl", "markdown")]
     finally:
         server.terminate()
         server.wait(timeout=30)
         shutil.rmtree(scratch, ignore_errors=True)
-    print(f"\nltm hub export, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC: {connection.vendor}, "
-          f"{args.packets:,} packets in threads of {THREAD_LENGTH}, one gunicorn sync worker")
+    print(
+        f"\nltm hub export, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC: {connection.vendor}, "
+        f"{args.packets:,} packets in threads of {THREAD_LENGTH}, one gunicorn sync worker"
+    )
     print(f"{'format':<10}{'seconds':>9}{'MiB':>9}{'packets/s':>11}{'worker RSS before':>19}{'peak growth':>13}")
     for row in results:
-        print(f"{row['format']:<10}{row['seconds']:>9.1f}{row['bytes'] / 2**20:>9.1f}"
-              f"{row['packets'] / row['seconds']:>11,.0f}{row['rss_before_mib']:>15.1f} MiB{row['rss_growth_mib']:>9.1f} MiB")
+        print(
+            f"{row['format']:<10}{row['seconds']:>9.1f}{row['bytes'] / 2**20:>9.1f}"
+            f"{row['packets'] / row['seconds']:>11,.0f}{row['rss_before_mib']:>15.1f} MiB{row['rss_growth_mib']:>9.1f} MiB"
+        )
         if row["format"] == "jsonl" and row["lines"] != row["packets"]:
             raise SystemExit(f"jsonl export had {row['lines']} lines for {row['packets']} packets")
 

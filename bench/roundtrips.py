@@ -21,7 +21,6 @@ from django.core.handlers.wsgi import WSGIHandler
 from django.db import connection
 from django.test import RequestFactory
 
-
 WARM_UP_CALLS = 6  # past psycopg's prepare_threshold (hub/settings/base.py)
 
 

@@ -85,8 +85,6 @@ def json_answer(data, status: int = 200) -> HttpResponse:
     return HttpResponse(body.encode(), status=status, content_type="application/json")
 
 
-
-
 # The OpenAPI description (drf-spectacular): what each error status means on the wire.
 ERROR_MEANINGS = {
     400: "bad input: malformed JSON, a wrong type or value, an oversized body, a NUL character anywhere",

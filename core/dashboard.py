@@ -58,8 +58,12 @@ def confirmation_page(request, confirm: Confirm, *, cancel_url: str):
     """The page that asks; it posts the same fields back to the same URL, plus `confirmed=yes`."""
     fields = [(name, value) for name, value in request.POST.items() if name not in ("csrfmiddlewaretoken", "confirmed")]
     context = {
-        "title": confirm.title, "message": confirm.message, "button": confirm.button,
-        "danger": confirm.danger, "cancel_url": cancel_url, "fields": fields,
+        "title": confirm.title,
+        "message": confirm.message,
+        "button": confirm.button,
+        "danger": confirm.danger,
+        "cancel_url": cancel_url,
+        "fields": fields,
     }
     return render(request, "core/confirm.html", context)
 
@@ -70,4 +74,3 @@ def show_service_error(request, exc: HubError) -> None:
     if http_status(exc) == 404:
         raise Http404(exc.message)
     messages.error(request, exc.message)
-

@@ -66,7 +66,7 @@ class RejectNulCharacters:
             # (/v1 bodies are JSON, checked by core.parsers, whatever their declared type.)
             # Reading request.body first keeps it readable for views that read it themselves
             # (/oauth/register): Django then parses the form from that copy.
-            request.body
+            _ = request.body
             return any("\x00" in key or any("\x00" in v for v in values) for key, values in request.POST.lists())
         return False
 

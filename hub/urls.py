@@ -15,10 +15,11 @@ urlpatterns = [
     path("v1/readyz", views.readyz, name="readyz"),
     path("", include("packets.api_urls")),
     path("", include("teams.api_urls")),
+    path("", include("oauth.api_urls")),
     path("", include("accounts.api_urls")),
     # OAuth for clients that sign themselves in (metadata, consent, registration), and the hub
     # as a remote MCP server.
-    path("", include("accounts.oauth_urls")),
+    path("", include("oauth.toolkit_urls")),
     path("mcp", mcp_endpoint, name="mcp"),
     # The OpenAPI description of /v1 (drf-spectacular) and its docs page (Redoc from our own static files).
     path("v1/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi-schema"),
@@ -26,6 +27,7 @@ urlpatterns = [
     # Pages for people.
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
+    path("", include("oauth.urls")),
     path("", include("accounts.urls")),
     path("", include("teams.urls")),
     path("", include("packets.urls")),

@@ -31,10 +31,12 @@ _caller: ContextVar[Caller] = ContextVar("mcp_caller")
 
 
 async def _list_tools(ctx, params) -> mcp_types.ListToolsResult:
-    return mcp_types.ListToolsResult(tools=[
-        mcp_types.Tool(name=spec.name, description=spec.description, input_schema=spec.input_schema)
-        for spec in offered()
-    ])
+    return mcp_types.ListToolsResult(
+        tools=[
+            mcp_types.Tool(name=spec.name, description=spec.description, input_schema=spec.input_schema)
+            for spec in offered()
+        ]
+    )
 
 
 async def _call_tool(ctx, params: mcp_types.CallToolRequestParams) -> mcp_types.CallToolResult:
@@ -42,8 +44,12 @@ async def _call_tool(ctx, params: mcp_types.CallToolRequestParams) -> mcp_types.
     return mcp_types.CallToolResult(content=[mcp_types.TextContent(type="text", text=text)], is_error=is_error)
 
 
-server = Server("ltm", instructions=INSTRUCTIONS + " Acts as the person who signed this connection in.",
-                on_list_tools=_list_tools, on_call_tool=_call_tool)
+server = Server(
+    "ltm",
+    instructions=INSTRUCTIONS + " Acts as the person who signed this connection in.",
+    on_list_tools=_list_tools,
+    on_call_tool=_call_tool,
+)
 
 
 def respond(request, caller: Caller, body: bytes, max_body: int) -> HttpResponse:
@@ -58,7 +64,9 @@ def respond(request, caller: Caller, body: bytes, max_body: int) -> HttpResponse
         "raw_path": request.path.encode("utf-8"),
         "query_string": request.META.get("QUERY_STRING", "").encode("latin-1"),
         "root_path": "",
-        "headers": [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in request.headers.items()],
+        "headers": [
+            (name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in request.headers.items()
+        ],
         "client": (request.META.get("REMOTE_ADDR", ""), 0),
         "server": (request.get_host(), int(request.get_port())),
     }

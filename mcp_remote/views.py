@@ -1,6 +1,6 @@
 """POST /mcp: bearer authentication as on /v1 and the limits, then the SDK (mcp_remote.server).
 
-Bearer tokens are checked by accounts.authentication (one lookup, nothing cached, so a revoked
+Bearer tokens are checked by oauth.authentication (one lookup, nothing cached, so a revoked
 token fails on its very next request): personal API tokens, device-flow tokens and tokens of
 clients that signed themselves in. An OAuth token issued for a resource (RFC 8707) must name
 this endpoint; tokens without one (the device flow's) are good for the whole hub. A missing or
@@ -11,18 +11,19 @@ from django.conf import settings
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from accounts.authentication import BearerRefused, authenticate_bearer, bearer_from_header
-from accounts.oauth import MCP_PATH
 from core.links import external_url
 from mcp_remote.tools import Caller
+from oauth.authentication import BearerRefused, authenticate_bearer, bearer_from_header
+from oauth.server import MCP_PATH
 
 RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource/mcp"
 INVALID_REQUEST = -32600  # JSON-RPC
 
 
 def _rpc_error(status: int, message: str) -> JsonResponse:
-    return JsonResponse({"jsonrpc": "2.0", "id": None, "error": {"code": INVALID_REQUEST, "message": message}},
-                        status=status)
+    return JsonResponse(
+        {"jsonrpc": "2.0", "id": None, "error": {"code": INVALID_REQUEST, "message": message}}, status=status
+    )
 
 
 def _unauthorized(request, error: str | None, description: str) -> JsonResponse:
@@ -44,7 +45,9 @@ def endpoint(request):
     try:
         authenticated = authenticate_bearer(request, resource=MCP_PATH)
     except BearerRefused as refused:
-        return _unauthorized(request, "invalid_token", refused.description or "this token is unknown, revoked or expired")
+        return _unauthorized(
+            request, "invalid_token", refused.description or "this token is unknown, revoked or expired"
+        )
     if authenticated is None:
         return _unauthorized(request, None, "sign in: send a bearer token (see resource_metadata)")
     user, bearer = authenticated
@@ -64,4 +67,3 @@ def endpoint(request):
 
     caller = Caller(user=user, scopes=bearer.scopes, token=bearer_from_header(request), request=request)
     return respond(request, caller, request.body, limit)
-

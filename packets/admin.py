@@ -13,8 +13,20 @@ class PacketAdmin(NoAddMixin, admin.ModelAdmin):
     raw_id_fields = ("owner", "team")
     date_hierarchy = "created_at"
     # The body is the packet as pushed; editing it here would bypass validation.
-    readonly_fields = ("id", "ltm_version", "created_at", "goal", "next_step", "parent_id", "project", "tags",
-                       "body", "pushed_at", "public_slug", "published_at")
+    readonly_fields = (
+        "id",
+        "ltm_version",
+        "created_at",
+        "goal",
+        "next_step",
+        "parent_id",
+        "project",
+        "tags",
+        "body",
+        "pushed_at",
+        "public_slug",
+        "published_at",
+    )
 
     @admin.display(description="goal")
     def short_goal(self, packet):

@@ -10,21 +10,27 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import NO_CONTENT, error_responses, json_answer
-from core.timestamps import rfc3339
 from core.errors import BadRequest, LengthRequired
 from core.parsers import read_json_body
+from core.timestamps import rfc3339
 from ltm.protocol.packet import MAX_PACKET_BYTES, PacketError, validate_packet
 from packets import selectors, services
 from packets.export import FORMATS, export_response
 from packets.search import MAX_QUERY_CHARS
 from packets.serializers import (
-    PacketIdSerializer, PacketListSerializer, PacketSerializer, PublishedSerializer, SearchResultsSerializer,
+    PacketIdSerializer,
+    PacketListSerializer,
+    PacketSerializer,
+    PublishedSerializer,
+    SearchResultsSerializer,
     ThreadSerializer,
 )
 from teams.selectors import team_get_for_member
 
 TEAM_PARAM = OpenApiParameter(
-    "team", str, description="a team's name: the team's packets instead of the caller's personal ones",
+    "team",
+    str,
+    description="a team's name: the team's packets instead of the caller's personal ones",
 )
 
 
@@ -82,7 +88,9 @@ def _read_packet(request) -> dict:
         parameters=[
             TEAM_PARAM,
             OpenApiParameter(
-                "limit", int, description="1 to 500, default 50; anything else (not a number, 0 or less, over 500) means 50",
+                "limit",
+                int,
+                description="1 to 500, default 50; anything else (not a number, 0 or less, over 500) means 50",
             ),
         ],
         responses={200: PacketListSerializer, **error_responses(404)},
@@ -101,9 +109,14 @@ class PacketCollection(APIView):
         packets = selectors.packet_list(viewer=request.user, team_name=team_name, limit=_limit_param(request))
         # PacketListSerializer describes this answer; it is written directly, the hottest call's
         # rows are too cheap to go through a serializer each.
-        return json_answer({"packets": [
-            {"id": packet.id, "created_at": rfc3339(packet.created_at), "goal": packet.goal} for packet in packets
-        ]})
+        return json_answer(
+            {
+                "packets": [
+                    {"id": packet.id, "created_at": rfc3339(packet.created_at), "goal": packet.goal}
+                    for packet in packets
+                ]
+            }
+        )
 
 
 @extend_schema_view(
@@ -113,11 +126,17 @@ class PacketCollection(APIView):
         description="The body is exactly the packet as pushed (canonical JSON); server facts travel in headers.",
         parameters=[
             OpenApiParameter(
-                "X-LTM-Published-At", OpenApiTypes.DATETIME, OpenApiParameter.HEADER, response=[200],
+                "X-LTM-Published-At",
+                OpenApiTypes.DATETIME,
+                OpenApiParameter.HEADER,
+                response=[200],
                 description="when the packet was published; only while it is",
             ),
             OpenApiParameter(
-                "X-LTM-Public-URL", OpenApiTypes.URI, OpenApiParameter.HEADER, response=[200],
+                "X-LTM-Public-URL",
+                OpenApiTypes.URI,
+                OpenApiParameter.HEADER,
+                response=[200],
                 description="the packet's public page; only while it is published",
             ),
         ],
@@ -142,7 +161,9 @@ class PacketItem(APIView):
 
 @extend_schema_view(
     post=extend_schema(
-        summary="Publish a packet", request=None, responses={200: PublishedSerializer, **error_responses(404)},
+        summary="Publish a packet",
+        request=None,
+        responses={200: PublishedSerializer, **error_responses(404)},
     ),
     delete=extend_schema(summary="Unpublish a packet", responses={204: NO_CONTENT, **error_responses(404)}),
 )
@@ -151,7 +172,9 @@ class PacketPublish(APIView):
 
     def post(self, request, packet_id):
         packet = services.packet_publish(actor=request.user, packet_id=packet_id)
-        return Response(PublishedSerializer({"id": packet.id, "public_url": selectors.public_url(request, packet)}).data)
+        return Response(
+            PublishedSerializer({"id": packet.id, "public_url": selectors.public_url(request, packet)}).data
+        )
 
     def delete(self, request, packet_id):
         services.packet_unpublish(actor=request.user, packet_id=packet_id)
@@ -187,10 +210,15 @@ class PacketThread(APIView):
         parameters=[
             OpenApiParameter("format", str, enum=list(FORMATS), description="jsonl (the default) or markdown"),
             OpenApiParameter(
-                "team", str, description="a team's name: only that team's packets (404 for a non-member)",
+                "team",
+                str,
+                description="a team's name: only that team's packets (404 for a non-member)",
             ),
             OpenApiParameter(
-                "X-LTM-Export-Count", int, OpenApiParameter.HEADER, response=[200],
+                "X-LTM-Export-Count",
+                int,
+                OpenApiParameter.HEADER,
+                response=[200],
                 description="how many packets the export holds",
             ),
         ],
@@ -248,13 +276,17 @@ def _search_text_param(request) -> str:
             "more characters that start one, puts that packet first."
         ),
         parameters=[
-            OpenApiParameter("q", str, required=True, description=f"what to search for (1 to {MAX_QUERY_CHARS} characters)"),
             OpenApiParameter(
-                "team", str,
+                "q", str, required=True, description=f"what to search for (1 to {MAX_QUERY_CHARS} characters)"
+            ),
+            OpenApiParameter(
+                "team",
+                str,
                 description="a team's name: only that team's packets (default: the caller's personal packets and every team's)",
             ),
             OpenApiParameter(
-                "limit", int,
+                "limit",
+                int,
                 description=f"1 to {selectors.SEARCH_MAX_LIMIT}, default {selectors.SEARCH_DEFAULT_LIMIT}; anything else is a 400",
             ),
         ],
@@ -267,8 +299,14 @@ class PacketSearch(APIView):
         team_name = request.query_params.get("team") or None
         hits = selectors.packet_text_search(viewer=request.user, text=text, team_name=team_name, limit=limit)
         results = [
-            {"id": hit.packet.id, "created_at": hit.packet.created_at, "goal": hit.packet.goal,
-             "team_name": hit.team, "snippet": hit.snippet_text, "score": hit.score}
+            {
+                "id": hit.packet.id,
+                "created_at": hit.packet.created_at,
+                "goal": hit.packet.goal,
+                "team_name": hit.team,
+                "snippet": hit.snippet_text,
+                "score": hit.score,
+            }
             for hit in hits
         ]
         return Response(SearchResultsSerializer({"results": results}).data)

@@ -19,7 +19,9 @@ class PacketFilterForm(forms.Form):
     "personal", or "team:<name>" (team names can be any valid name, "personal" included)."""
 
     q = forms.CharField(
-        required=False, max_length=200, label="Search",
+        required=False,
+        max_length=200,
+        label="Search",
         widget=forms.TextInput(attrs={"type": "search", "placeholder": 'Words, "a phrase", -word, or a packet id'}),
     )
     scope = forms.ChoiceField(required=False, label="Scope")
@@ -47,4 +49,3 @@ class PacketFilterForm(forms.Form):
 
     def is_filtered(self) -> bool:
         return bool(self.is_valid() and any(self.cleaned_data.values()))
-

@@ -17,15 +17,16 @@ from dataclasses import dataclass, field
 import snowballstemmer
 from django.db import connection
 
-from packets.models import Packet
-from teams.models import Membership, Team
+from packets.models import Packet, personal_sql, readable_sql, team_readable_sql
+from teams.models import Team
 
 MAX_QUERY_CHARS = 1000
 SNIPPET_CHARS = 200
 
 # PostgreSQL's English stop words (tsearch_data/english.stop): its parser drops them, so the FTS5
 # query drops them too, and "the flaky test" finds the same packets on both databases.
-STOP_WORDS = frozenset("""
+STOP_WORDS = frozenset(
+    """
 i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she
 her hers herself it its itself they them their theirs themselves what which who whom this that
 these those am is are was were be been being have has had having do does did doing a an the and
@@ -33,7 +34,8 @@ but if or because as until while of at by for with about against between into th
 before after above below to from up down in out on off over under again further then once here
 there when where why how all any both each few more most other some such no nor not only own
 same so than too very s t can will just don should now
-""".split())
+""".split()
+)
 
 # Words as FTS5's unicode61 tokenizer cuts them: runs of letters and digits.
 WORD = re.compile(r"[^\W_]+")
@@ -63,8 +65,12 @@ class Query:
     def wanted_stems(self) -> set[str]:
         """Stems of the words that should be highlighted (not the excluded ones)."""
         return {
-            _stem(word) for terms in self.alternatives for term in terms if not term.excluded
-            for word in term.words if word not in STOP_WORDS
+            _stem(word)
+            for terms in self.alternatives
+            for term in terms
+            if not term.excluded
+            for word in term.words
+            if word not in STOP_WORDS
         }
 
 
@@ -143,8 +149,14 @@ class Hit:
 
 
 def search_packets(
-    *, viewer, text: str, team_name: str | None = None, personal: bool = False,
-    tag: str = "", project: str = "", limit: int = 20,
+    *,
+    viewer,
+    text: str,
+    team_name: str | None = None,
+    personal: bool = False,
+    tag: str = "",
+    project: str = "",
+    limit: int = 20,
 ) -> list[Hit]:
     """The packets the viewer may read that match `text`, best first: the viewer's personal
     packets and every team's, or only the personal ones (`personal`), or only those of the team
@@ -159,8 +171,13 @@ def search_packets(
         found.setdefault(packet.id, (packet, packet.score))
     stems = query.wanted_stems
     return [
-        Hit(packet=packet, team=packet.team_name, score=score,
-            snippet=_snippet(packet, stems), goal=_marked(packet.goal, stems))
+        Hit(
+            packet=packet,
+            team=packet.team_name,
+            score=score,
+            snippet=_snippet(packet, stems),
+            goal=_marked(packet.goal, stems),
+        )
         for packet, score in list(found.values())[:limit]
     ]
 
@@ -172,26 +189,17 @@ _COLUMNS = (
 
 
 def _tables():
-    return Packet._meta.db_table, Team._meta.db_table, Membership._meta.db_table
+    return Packet._meta.db_table, Team._meta.db_table
 
 
 def _scope(viewer, *, team_name, personal, tag, project) -> tuple[str, list]:
     """The SQL condition on `p` (a packets row) for what the viewer may read, narrowed."""
-    _, teams, memberships = _tables()
     if team_name is not None:
-        sql = (
-            f"p.team_id = (SELECT t2.id FROM {teams} t2 JOIN {memberships} m ON m.team_id = t2.id "
-            "WHERE t2.name = %s AND m.user_id = %s)"
-        )
-        params = [team_name, viewer.pk]
+        sql, params = team_readable_sql("p", viewer, team_name)
     elif personal:
-        sql, params = "p.team_id IS NULL AND p.owner_id = %s", [viewer.pk]
+        sql, params = personal_sql("p", viewer)
     else:
-        sql = (
-            f"((p.team_id IS NULL AND p.owner_id = %s) "
-            f"OR p.team_id IN (SELECT team_id FROM {memberships} WHERE user_id = %s))"
-        )
-        params = [viewer.pk, viewer.pk]
+        sql, params = readable_sql("p", viewer)
     if tag.strip():
         # Tags are stored space-padded (" a b "), so a whole tag is a padded substring.
         sql += " AND p.tags LIKE %s ESCAPE '\\'"
@@ -208,7 +216,7 @@ def _like_escape(text: str) -> str:
 
 def _by_id(prefix: str, scope_sql: str, scope_params: list, limit: int) -> list[Packet]:
     """Packets whose id is `prefix` or starts with it, the exact one first."""
-    packets, teams, _ = _tables()
+    packets, teams = _tables()
     # A range, not LIKE: a prepared statement's generic plan cannot read an index for `LIKE $1`
     # (it scanned all 100,000 packets), but reads one for a range. Ids are ASCII, so every id
     # with the prefix sorts between it and it followed by the last code point. PostgreSQL's
@@ -223,7 +231,7 @@ def _by_id(prefix: str, scope_sql: str, scope_params: list, limit: int) -> list[
 
 
 def _by_text(query: Query, scope_sql: str, scope_params: list, limit: int) -> list[Packet]:
-    packets, teams, _ = _tables()
+    packets, teams = _tables()
     if connection.vendor == "postgresql":
         tsquery = tsquery_sql(query)
         if tsquery is None:
@@ -277,8 +285,13 @@ def _texts(packet: Packet) -> list[str]:
         items = body.get(key) if isinstance(body.get(key), list) else []
         if not names:
             return [item for item in items if isinstance(item, str)]
-        return [item.get(name) for item in items if isinstance(item, dict) for name in names
-                if isinstance(item.get(name), str)]
+        return [
+            item.get(name)
+            for item in items
+            if isinstance(item, dict)
+            for name in names
+            if isinstance(item.get(name), str)
+        ]
 
     return [
         packet.next_step,
@@ -327,7 +340,7 @@ def _marked(text: str, stems: set[str]) -> list[tuple[str, bool]]:
     pieces, at = [], 0
     for word in _matches(text, stems):
         if word.start() > at:
-            pieces.append((text[at:word.start()], False))
+            pieces.append((text[at : word.start()], False))
         pieces.append((word[0], True))
         at = word.end()
     if at < len(text):

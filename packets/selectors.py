@@ -11,19 +11,12 @@ from django.urls import reverse
 from core.errors import NotFound
 from core.links import external_url
 from packets import search
-from packets.models import Packet
-from teams.models import Membership, Team
-from teams.selectors import team_get_for_member, team_role
+from packets.models import Packet, personal_sql, readable_sql, team_readable_sql
+from teams.models import Team
+from teams.selectors import team_get_for_member
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 500
-
-
-def packets_visible_to(viewer):
-    """Personal packets of the viewer and packets of every team the viewer belongs to."""
-    return Packet.objects.filter(
-        Q(team__isnull=True, owner=viewer) | Q(team__memberships__user=viewer)
-    )
 
 
 class PacketSummary(NamedTuple):
@@ -39,17 +32,13 @@ def newest_first_query(*, viewer, team_name: str | None = None, limit: int = DEF
     the viewer is a member, newest first, straight off an index (see Packet.Meta.indexes): id,
     created_at and goal. The team is a scalar subquery, so the planner reads that one team's index
     in order."""
-    packets, teams, memberships = Packet._meta.db_table, Team._meta.db_table, Membership._meta.db_table
-    newest = "ORDER BY created_at DESC, id DESC LIMIT %s"
+    packets = Packet._meta.db_table
     if team_name is None:
-        sql = f"SELECT id, created_at, goal FROM {packets} WHERE owner_id = %s AND team_id IS NULL {newest}"
-        return sql, [viewer.pk, limit]
-    team = (
-        f"SELECT t.id FROM {teams} t JOIN {memberships} m ON m.team_id = t.id "
-        "WHERE t.name = %s AND m.user_id = %s"
-    )
-    sql = f"SELECT id, created_at, goal FROM {packets} WHERE team_id = ({team}) {newest}"
-    return sql, [team_name, viewer.pk, limit]
+        scope, params = personal_sql(packets, viewer)
+    else:
+        scope, params = team_readable_sql(packets, viewer, team_name)
+    sql = f"SELECT id, created_at, goal FROM {packets} WHERE {scope} ORDER BY created_at DESC, id DESC LIMIT %s"
+    return sql, [*params, limit]
 
 
 def packet_list(*, viewer, team_name: str | None = None, limit: int = DEFAULT_LIMIT) -> list[PacketSummary]:
@@ -93,13 +82,11 @@ def packet_get(*, viewer, packet_id: str) -> Packet:
 
     One plain SQL statement with the rights in it: every pull asks this, and building the same
     query with the ORM (or a raw queryset) cost more than running it."""
-    packets, memberships = Packet._meta.db_table, Membership._meta.db_table
+    packets = Packet._meta.db_table
+    readable, params = readable_sql(packets, viewer)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT {', '.join(PULL_FIELDS)} FROM {packets} "
-            f"WHERE id = %s AND ((team_id IS NULL AND owner_id = %s) "
-            f"OR team_id IN (SELECT team_id FROM {memberships} WHERE user_id = %s))",
-            [packet_id, viewer.pk, viewer.pk],
+            f"SELECT {', '.join(PULL_FIELDS)} FROM {packets} WHERE id = %s AND {readable}", [packet_id, *params]
         )
         row = cursor.fetchone()
     if row is None:
@@ -115,7 +102,7 @@ def packet_search(*, viewer, personal: bool = False, team_name: str = "", tag: s
     `personal` keeps only the viewer's personal packets; `team_name` only that team's (a team the
     viewer is not in simply yields nothing).
     """
-    packets = packets_visible_to(viewer).select_related("team", "owner")
+    packets = Packet.objects.visible_to(viewer).select_related("team", "owner")
     if personal:
         packets = packets.filter(team__isnull=True)
     elif team_name:
@@ -163,17 +150,15 @@ def packet_published_children(*, packet: Packet) -> list[Packet]:
 
 
 def packet_viewer_rights(*, viewer, packet: Packet) -> dict:
-    """What the viewer may do with a packet: "change" (delete, publish) for the creator or the
-    team's owner or admins; "move" for the creator only. The packet's page shows its buttons from
-    this, and packets.services checks it before every change."""
-    is_creator = packet.owner_id == viewer.pk
-    manages_team = packet.team_id is not None and team_role(viewer=viewer, team_id=packet.team_id) in Membership.MANAGERS
-    return {"change": is_creator or manages_team, "move": is_creator}
+    """What the viewer may do with a packet, for the buttons of its page: "change" (delete,
+    publish) and "move", as packets.models rules them (and packets.services enforces them)."""
+    may_change = Packet.objects.changeable_by(viewer).filter(pk=packet.pk).exists()
+    return {"change": may_change, "move": packet.movable_by(viewer)}
 
 
 def packet_visible_chain(*, viewer, packet: Packet) -> tuple[Packet | None, list[Packet]]:
     """The packet's parent and children among the packets the viewer may see."""
-    visible = packets_visible_to(viewer).only("id", "goal", "created_at")
+    visible = Packet.objects.visible_to(viewer).only("id", "goal", "created_at")
     parent = visible.filter(pk=packet.parent_id).first() if packet.parent_id else None
     children = list(visible.filter(parent_id=packet.pk).order_by("created_at", "id"))
     return parent, children
@@ -190,21 +175,11 @@ def public_url(request, packet: Packet) -> str:
 # of looping, and a parent_id that names no packet simply has no match.
 
 
-def _readable_sql(alias: str, viewer) -> tuple[str, list]:
-    """SQL true for a packet (table alias `alias`) the viewer may read, as packet_get decides."""
-    memberships = Membership._meta.db_table
-    sql = (
-        f"(({alias}.team_id IS NULL AND {alias}.owner_id = %s) "
-        f"OR {alias}.team_id IN (SELECT team_id FROM {memberships} WHERE user_id = %s))"
-    )
-    return sql, [viewer.pk, viewer.pk]
-
-
 def _scope_sql(alias: str, viewer, team) -> tuple[str, list]:
     """Readable by the viewer, or only `team`'s packets when a team is given."""
     if team is not None:
         return f"{alias}.team_id = %s", [team.pk]
-    return _readable_sql(alias, viewer)
+    return readable_sql(alias, viewer)
 
 
 def packet_thread(*, viewer, packet_id: str) -> list[dict]:
@@ -212,7 +187,7 @@ def packet_thread(*, viewer, packet_id: str) -> list[dict]:
     root, then every descendant of those (the root's whole tree), oldest first. Each item is
     {id, parent_id, created_at, goal, team}. NotFound as for packet_get."""
     packets, teams = Packet._meta.db_table, Team._meta.db_table
-    readable, params = _readable_sql("p", viewer)
+    readable, params = readable_sql("p", viewer)
     sql = (
         "WITH RECURSIVE up(id, parent_id) AS ("
         f"  SELECT p.id, p.parent_id FROM {packets} p WHERE p.id = %s AND {readable}"
@@ -229,8 +204,13 @@ def packet_thread(*, viewer, packet_id: str) -> list[dict]:
     if not rows:
         raise NotFound("packet not found")
     return [
-        {"id": row.id, "parent_id": row.parent_id or None, "created_at": row.created_at, "goal": row.goal,
-         "team": row.team_name}
+        {
+            "id": row.id,
+            "parent_id": row.parent_id or None,
+            "created_at": row.created_at,
+            "goal": row.goal,
+            "team": row.team_name,
+        }
         for row in rows
     ]
 
@@ -307,7 +287,7 @@ class ExportRows:
 
 def packet_export_count(*, viewer, team=None) -> int:
     """How many packets an export holds (for the client's progress bar)."""
-    packets = Packet.objects.filter(team=team) if team is not None else packets_visible_to(viewer)
+    packets = Packet.objects.filter(team=team) if team is not None else Packet.objects.visible_to(viewer)
     return packets.count()
 
 
@@ -318,15 +298,27 @@ SEARCH_MAX_LIMIT = 100
 
 
 def packet_text_search(
-    *, viewer, text: str, team_name: str | None = None, personal: bool = False,
-    tag: str = "", project: str = "", limit: int = SEARCH_DEFAULT_LIMIT,
+    *,
+    viewer,
+    text: str,
+    team_name: str | None = None,
+    personal: bool = False,
+    tag: str = "",
+    project: str = "",
+    limit: int = SEARCH_DEFAULT_LIMIT,
 ) -> list[search.Hit]:
     """The packets the viewer may read that match `text` (web-search syntax), best first: every
     packet the viewer may read, only their personal ones (`personal`), or only the team
     `team_name`'s (404 if the viewer is not in it). A packet id, or 10+ characters that start
     one, puts that packet first."""
     hits = search.search_packets(
-        viewer=viewer, text=text, team_name=team_name, personal=personal, tag=tag, project=project, limit=limit,
+        viewer=viewer,
+        text=text,
+        team_name=team_name,
+        personal=personal,
+        tag=tag,
+        project=project,
+        limit=limit,
     )
     if not hits and team_name is not None:
         team_get_for_member(viewer=viewer, name=team_name)

@@ -6,7 +6,6 @@ from drf_spectacular.plumbing import ResolvedComponent
 from rest_framework import serializers
 
 from core.serializers import InstantField
-
 from ltm.protocol.packet import SUPPORTED_VERSIONS, schema
 
 
@@ -65,7 +64,9 @@ class ThreadSerializer(serializers.Serializer):
 
 
 class SearchResultSerializer(PacketListItemSerializer):
-    team = serializers.CharField(allow_null=True, source="team_name", help_text="the team's name; null for a personal packet")
+    team = serializers.CharField(
+        allow_null=True, source="team_name", help_text="the team's name; null for a personal packet"
+    )
     snippet = serializers.CharField(help_text="plain text around the match")
     score = serializers.FloatField(help_text="0 to 1, higher is better; 1 for the packet whose id was searched")
 

@@ -6,14 +6,13 @@ import secrets
 from datetime import UTC
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from core.errors import BadRequest, Conflict, Forbidden, NotFound
 from ltm.protocol.packet import canonical_json, parse_timestamp
-from packets.models import Packet
-from packets.selectors import packet_viewer_rights, packets_visible_to
-from teams.models import Membership, Team, TeamEvent
+from packets.models import Packet, changeable_sql
+from teams.models import Team, TeamEvent
 from teams.selectors import is_member
 from teams.services import team_event_record, team_hold
 
@@ -38,10 +37,7 @@ def _columns(packet: dict) -> dict:
 # them), never starting with "-" (the client would read it as an option). The schema bounds the
 # length (10 to 64).
 PACKET_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
-PACKET_ID_RULE = (
-    "a packet id is letters, digits, '-' and '_', starting with a letter or digit "
-    "(a ULID or a UUID works)"
-)
+PACKET_ID_RULE = "a packet id is letters, digits, '-' and '_', starting with a letter or digit (a ULID or a UUID works)"
 
 
 def packet_push(*, actor, packet: dict, team=None) -> Packet:
@@ -107,8 +103,7 @@ def _refuse_push_over(existing: Packet, *, actor) -> None:
     # A re-push into another scope would silently take a packet away from a team (or hand a
     # personal one to it): moving is a deliberate act, on the dashboard.
     raise Conflict(
-        f"packet {existing.pk} is {_scope_phrase(existing.team)}; push it there, or move it on "
-        "the hub's packet page"
+        f"packet {existing.pk} is {_scope_phrase(existing.team)}; push it there, or move it on the hub's packet page"
     )
 
 
@@ -118,21 +113,15 @@ def _scope_phrase(team) -> str:
     return f"in team {team.name} (ltm push -t {team.name})"
 
 
-def _packet_locked_for(*, actor, packet_id: str, right: str, refusal: str) -> Packet:
-    """The packet, locked, if `actor` has `right` on it ("change": delete and publish; "move"; see
-    packets.selectors.packet_viewer_rights, which the packet's page uses for its buttons).
-    Someone who can see the packet but lacks the right gets 403 `refusal`; anyone else 404."""
-    packet = (
-        Packet.objects.select_for_update(of=("self",))
-        .select_related("team")
-        .filter(pk=packet_id)
-        .first()
-    )
+def _packet_locked_for_move(*, actor, packet_id: str) -> Packet:
+    """The packet, locked, if `actor` may move it. Someone who can see the packet but may not move
+    it gets 403; anyone else 404."""
+    packet = Packet.objects.select_for_update(of=("self",)).select_related("team").filter(pk=packet_id).first()
     if packet is None:
         raise NotFound("packet not found")
-    if packet_viewer_rights(viewer=actor, packet=packet)[right]:
+    if packet.movable_by(actor):
         return packet
-    _refuse_change(actor=actor, packet_id=packet_id, refusal=refusal)
+    _refuse_change(actor=actor, packet_id=packet_id, refusal="only the packet's creator can move it")
 
 
 CHANGE_REFUSED = "only the packet's creator or the team owner (or an admin) can do this"
@@ -141,7 +130,7 @@ CHANGE_REFUSED = "only the packet's creator or the team owner (or an admin) can 
 def _refuse_change(*, actor, packet_id: str, refusal: str = CHANGE_REFUSED):
     """After a change found nothing it may change: 403 for someone who can see the packet, else
     404 (nothing is revealed)."""
-    if packets_visible_to(actor).filter(pk=packet_id).exists():
+    if Packet.objects.visible_to(actor).filter(pk=packet_id).exists():
         raise Forbidden(refusal)
     raise NotFound("packet not found")
 
@@ -153,10 +142,6 @@ def _refuse_change(*, actor, packet_id: str, refusal: str = CHANGE_REFUSED):
 # neither that nor concurrent writers). A push's line is written by a trigger (migration 0004).
 
 _PACKETS = Packet._meta.db_table
-_MAY_CHANGE = (
-    f"(owner_id = %s OR team_id IN (SELECT team_id FROM {Membership._meta.db_table} "
-    f"WHERE user_id = %s AND role IN ({', '.join(repr(role) for role in Membership.MANAGERS)})))"
-)
 
 
 def _changed_and_logged(sql: str, params: list, *, actor, kind: str, fresh_only: bool = False) -> list[Packet]:
@@ -186,9 +171,12 @@ def _team_event(*, actor, kind: str, packet: Packet, team_id) -> None:
 
 def packet_delete(*, actor, packet_id: str) -> None:
     # QuerySet.delete() would wrap the one DELETE in a transaction (two more round trips).
+    may_change, params = changeable_sql(_PACKETS, actor)
     deleted = _changed_and_logged(
-        f"DELETE FROM {_PACKETS} WHERE id = %s AND {_MAY_CHANGE} RETURNING id, team_id, goal",
-        [packet_id, actor.pk, actor.pk], actor=actor, kind=TeamEvent.PACKET_DELETED,
+        f"DELETE FROM {_PACKETS} WHERE id = %s AND {may_change} RETURNING id, team_id, goal",
+        [packet_id, *params],
+        actor=actor,
+        kind=TeamEvent.PACKET_DELETED,
     )
     if not deleted:
         _refuse_change(actor=actor, packet_id=packet_id)
@@ -200,9 +188,7 @@ def packet_move(*, actor, packet_id: str, team) -> Packet:
     (`team=None`: personal). Scope is metadata: the packet's JSON is not touched."""
     if team is not None:
         team_hold(team_id=team.pk)
-    packet = _packet_locked_for(
-        actor=actor, packet_id=packet_id, right="move", refusal="only the packet's creator can move it"
-    )
+    packet = _packet_locked_for_move(actor=actor, packet_id=packet_id)
     if team is not None and not is_member(viewer=actor, team_id=team.pk):
         raise NotFound("team not found")
     before = packet.team_id
@@ -223,12 +209,15 @@ def packet_publish(*, actor, packet_id: str) -> Packet:
     """Give the packet a public page (same rights as delete). Publishing a published packet
     keeps its slug, so the URL already shared stays the same (and writes no log line)."""
     now = timezone.now()
+    may_change, params = changeable_sql(_PACKETS, actor)
     published = _changed_and_logged(
         f"UPDATE {_PACKETS} SET public_slug = COALESCE(public_slug, %s), published_at = COALESCE(published_at, %s) "
-        f"WHERE id = %s AND {_MAY_CHANGE} "
+        f"WHERE id = %s AND {may_change} "
         "RETURNING id, team_id, goal, public_slug, published_at, published_at = %s AS fresh",
-        [_new_public_slug(), now, packet_id, actor.pk, actor.pk, now],
-        actor=actor, kind=TeamEvent.PACKET_PUBLISHED, fresh_only=True,
+        [_new_public_slug(), now, packet_id, *params, now],
+        actor=actor,
+        kind=TeamEvent.PACKET_PUBLISHED,
+        fresh_only=True,
     )
     if not published:
         _refuse_change(actor=actor, packet_id=packet_id)
@@ -238,18 +227,16 @@ def packet_publish(*, actor, packet_id: str) -> Packet:
 def packet_unpublish(*, actor, packet_id: str) -> None:
     """Take the public page down. The slug is forgotten: a later publish mints a new URL and
     the old one, wherever it leaked, stays dead. Unpublishing what is not published does nothing."""
+    may_change, params = changeable_sql(_PACKETS, actor)
     unpublished = _changed_and_logged(
         f"UPDATE {_PACKETS} SET public_slug = NULL, published_at = NULL "
-        f"WHERE id = %s AND public_slug IS NOT NULL AND {_MAY_CHANGE} RETURNING id, team_id, goal",
-        [packet_id, actor.pk, actor.pk], actor=actor, kind=TeamEvent.PACKET_UNPUBLISHED,
+        f"WHERE id = %s AND public_slug IS NOT NULL AND {may_change} RETURNING id, team_id, goal",
+        [packet_id, *params],
+        actor=actor,
+        kind=TeamEvent.PACKET_UNPUBLISHED,
     )
-    if not unpublished and not _changeable_by(actor).filter(pk=packet_id).exists():
+    if not unpublished and not Packet.objects.changeable_by(actor).filter(pk=packet_id).exists():
         _refuse_change(actor=actor, packet_id=packet_id)
-
-
-def _changeable_by(actor):
-    managed = Membership.objects.filter(user=actor, role__in=Membership.MANAGERS).values("team_id")
-    return Packet.objects.filter(Q(owner=actor) | Q(team_id__in=managed)).order_by()
 
 
 @transaction.atomic

@@ -35,8 +35,15 @@ def seed_packets(owner, count) -> None:
     """`count` personal packets of `owner`, stored directly (quicker than pushing each one)."""
     body = canonical_json(packet_v02())
     Packet.objects.bulk_create(
-        Packet(id=f"01BULK{i:020d}", owner=owner, ltm_version="0.2", created_at="2026-01-01T00:00:00Z",
-               goal="g", next_step="n", body=body)
+        Packet(
+            id=f"01BULK{i:020d}",
+            owner=owner,
+            ltm_version="0.2",
+            created_at="2026-01-01T00:00:00Z",
+            goal="g",
+            next_step="n",
+            body=body,
+        )
         for i in range(count)
     )
 
@@ -51,7 +58,12 @@ def store_directly(owner, packet: dict, team=None):
     """Store `packet` as a row without the push service's rules: a packet stored before the hub
     restricted ids (e.g. one holding "/") must stay reachable."""
     return Packet.objects.create(
-        id=packet["id"], owner=owner, team=team, ltm_version=packet["ltm_version"],
-        created_at=parse_timestamp(packet["created_at"]), goal=packet["goal"],
-        next_step=packet["next_step"], body=canonical_json(packet),
+        id=packet["id"],
+        owner=owner,
+        team=team,
+        ltm_version=packet["ltm_version"],
+        created_at=parse_timestamp(packet["created_at"]),
+        goal=packet["goal"],
+        next_step=packet["next_step"],
+        body=canonical_json(packet),
     )

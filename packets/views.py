@@ -38,7 +38,9 @@ def home(request):
     form = PacketFilterForm(request.GET or None, teams=teams)
     filters = form.search_arguments()
     text = filters.pop("text", "")
-    packets = _matches(request, text, filters) if text.strip() else selectors.packet_search(viewer=request.user, **filters)
+    packets = (
+        _matches(request, text, filters) if text.strip() else selectors.packet_search(viewer=request.user, **filters)
+    )
     page = Paginator(packets, PAGE_SIZE).get_page(request.GET.get("page"))
     context = {
         "form": form,
@@ -56,8 +58,13 @@ def _matches(request, text: str, filters: dict) -> list[Packet]:
     """The best matches of a search, each with its goal and snippet cut into marked pieces."""
     try:
         hits = selectors.packet_text_search(
-            viewer=request.user, text=text, team_name=filters["team_name"] or None, personal=filters["personal"],
-            tag=filters["tag"], project=filters["project"], limit=selectors.SEARCH_MAX_LIMIT,
+            viewer=request.user,
+            text=text,
+            team_name=filters["team_name"] or None,
+            personal=filters["personal"],
+            tag=filters["tag"],
+            project=filters["project"],
+            limit=selectors.SEARCH_MAX_LIMIT,
         )
     except NotFound:  # a team the viewer has just left
         return []
@@ -87,9 +94,7 @@ def packet_detail(request, packet_id):
     if rights["move"]:
         if packet.team_id is not None:
             move_targets.append((PERSONAL, "Personal"))
-        move_targets += [
-            team_choice(team) for team in teams_for_user(viewer=request.user) if team.pk != packet.team_id
-        ]
+        move_targets += [team_choice(team) for team in teams_for_user(viewer=request.user) if team.pk != packet.team_id]
     context = {
         "record": packet,
         "packet": data,
@@ -148,11 +153,18 @@ def _thread_graph(items: list[dict], *, current: str) -> dict:
             depth = placed[parent][2] + 1 if parent else 0
             x, y = LEFT + min(depth, MAX_INDENT) * INDENT, TOP + len(nodes) * ROW
             placed[item["id"]] = (x, y, depth)
-            nodes.append({
-                **item, "x": x, "y": y, "label_x": x + 16, "url": _detail_url(item["id"]),
-                "current": item["id"] == current,
-                "parent_x": placed[parent][0] if parent else None, "parent_y": placed[parent][1] if parent else None,
-            })
+            nodes.append(
+                {
+                    **item,
+                    "x": x,
+                    "y": y,
+                    "label_x": x + 16,
+                    "url": _detail_url(item["id"]),
+                    "current": item["id"] == current,
+                    "parent_x": placed[parent][0] if parent else None,
+                    "parent_y": placed[parent][1] if parent else None,
+                }
+            )
             stack += [(child, item["id"]) for child in reversed(children.get(item["id"], []))]
     deepest = max((depth for _, _, depth in placed.values()), default=0)
     return {
@@ -208,7 +220,8 @@ def packet_unpublish(request, packet_id):
     return dashboard_action(
         request,
         confirm=Confirm(
-            "Take the public page down?", button="Unpublish",
+            "Take the public page down?",
+            button="Unpublish",
             message="The public link stops working at once. Publishing again later makes a new link.",
         ),
         call=lambda: services.packet_unpublish(actor=request.user, packet_id=packet_id),
@@ -224,9 +237,9 @@ def packet_delete(request, packet_id):
     return dashboard_action(
         request,
         confirm=Confirm(
-            "Delete this packet?", button="Delete packet",
-            message="It is removed from the hub for everyone who can see it, "
-            "and its public page goes with it.",
+            "Delete this packet?",
+            button="Delete packet",
+            message="It is removed from the hub for everyone who can see it, and its public page goes with it.",
         ),
         call=lambda: services.packet_delete(actor=request.user, packet_id=packet_id),
         success="Packet deleted.",
@@ -321,7 +334,10 @@ def _public_chain(packet: Packet) -> dict:
     """The packet's place in its thread, as the `_packet.html` partial takes it."""
     parent = selectors.packet_published_parent(packet=packet)
     children = selectors.packet_published_children(packet=packet)
-    return {"parent": _public_chain_link(parent) if parent else None, "children": [_public_chain_link(c) for c in children]}
+    return {
+        "parent": _public_chain_link(parent) if parent else None,
+        "children": [_public_chain_link(c) for c in children],
+    }
 
 
 def _public_chain_link(packet: Packet) -> dict:

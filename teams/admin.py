@@ -37,8 +37,18 @@ class MembershipAdmin(ReadOnlyMixin, admin.ModelAdmin):
 class InviteAdmin(NoAddMixin, admin.ModelAdmin):
     # Only the code's hash is stored: an admin can see and revoke invites, never reuse one. An invite
     # made here would have a code nobody can see, so they are made on the team page or by the API.
-    list_display = ("id", "team", "email", "label", "created_by", "created_at", "expires_at", "used_at", "used_by",
-                    "revoked_at")
+    list_display = (
+        "id",
+        "team",
+        "email",
+        "label",
+        "created_by",
+        "created_at",
+        "expires_at",
+        "used_at",
+        "used_by",
+        "revoked_at",
+    )
     list_filter = ("used_at", "revoked_at")
     search_fields = ("team__name", "email", "label", "created_by__username", "used_by__username")
     raw_id_fields = ("team", "created_by", "used_by")

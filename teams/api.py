@@ -9,10 +9,11 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.api import OPTIONAL_BEARER
-from accounts.authentication import SCOPE_REFUSED, WRITE, BearerRefused, authenticate_bearer
+from accounts.authentication import SCOPE_REFUSED, WRITE
 from core.api import NO_CONTENT, error_responses, no_store
 from core.errors import BadRequest, Forbidden, Unauthorized
+from oauth.api import OPTIONAL_BEARER
+from oauth.authentication import BearerRefused, authenticate_bearer
 from teams import selectors, services
 from teams.models import TeamEvent
 from teams.serializers import (
@@ -76,7 +77,8 @@ class TeamCollection(APIView):
 
 @extend_schema_view(
     delete=extend_schema(
-        summary="Delete a team (owner only) and its packets", responses={204: NO_CONTENT, **error_responses(404)},
+        summary="Delete a team (owner only) and its packets",
+        responses={204: NO_CONTENT, **error_responses(404)},
     ),
 )
 class TeamItem(APIView):
@@ -141,11 +143,18 @@ class TeamInvites(APIView):
     def post(self, request, name):
         body = _body(request)
         invite, code = services.invite_create(
-            actor=request.user, team=_team(request, name), email=body.get("email"), label=body.get("label"),
+            actor=request.user,
+            team=_team(request, name),
+            email=body.get("email"),
+            label=body.get("label"),
             link=_link(request),
         )
-        answer = {"code": code, "url": selectors.invite_url(request, code), "expires_at": invite.expires_at,
-                  "invite": invite}
+        answer = {
+            "code": code,
+            "url": selectors.invite_url(request, code),
+            "expires_at": invite.expires_at,
+            "invite": invite,
+        }
         return Response(InviteCreatedSerializer(answer).data, status=201)
 
     def get(self, request, name):
@@ -197,7 +206,10 @@ class TeamInviteResend(APIView):
 class TeamMemberRole(APIView):
     def post(self, request, name, user_id):
         membership = services.membership_set_role(
-            actor=request.user, team=_team(request, name), user_id=user_id, role=_body(request).get("role"),
+            actor=request.user,
+            team=_team(request, name),
+            user_id=user_id,
+            role=_body(request).get("role"),
         )
         return Response(MemberSerializer(membership).data)
 
@@ -217,7 +229,9 @@ class TeamMemberRole(APIView):
 class TeamTransfer(APIView):
     def post(self, request, name):
         team = services.team_transfer_offer(
-            actor=request.user, team=_team(request, name), new_owner_id=_body(request).get("user_id"),
+            actor=request.user,
+            team=_team(request, name),
+            new_owner_id=_body(request).get("user_id"),
         )
         return Response(TransferOfferedSerializer(team).data)
 
@@ -273,7 +287,9 @@ def _kind_param(request) -> str:
             "the next, older page. Events outlive the packets and people they mention."
         ),
         parameters=[
-            OpenApiParameter("limit", int, description=f"1 to {selectors.EVENTS_MAX_LIMIT}, default {selectors.EVENTS_DEFAULT_LIMIT}"),
+            OpenApiParameter(
+                "limit", int, description=f"1 to {selectors.EVENTS_MAX_LIMIT}, default {selectors.EVENTS_DEFAULT_LIMIT}"
+            ),
             OpenApiParameter("before", int, description="only events older than this event id"),
             OpenApiParameter("kind", str, enum=[kind for kind, _ in TeamEvent.KINDS], description="only this kind"),
         ],
@@ -285,8 +301,11 @@ class TeamEvents(APIView):
         limit = _events_limit_param(request)
         # One more than asked tells whether an older page exists.
         events = selectors.team_events(
-            viewer=request.user, team=_team(request, name), kind=_kind_param(request),
-            before=_before_param(request), limit=limit + 1,
+            viewer=request.user,
+            team=_team(request, name),
+            kind=_kind_param(request),
+            before=_before_param(request),
+            limit=limit + 1,
         )
         next_before = events[limit - 1].id if len(events) > limit else None
         answer = {"events": events[:limit], "next_before": next_before}

@@ -16,6 +16,10 @@ urlpatterns = [
     path("v1/teams/<str:name>/events", api.TeamEvents.as_view(), name="api-team-events"),
     path("v1/teams/<str:name>/invites", api.TeamInvites.as_view(), name="api-team-invites"),
     path("v1/teams/<str:name>/invites/<str:invite_id>", api.TeamInvite.as_view(), name="api-team-invite"),
-    path("v1/teams/<str:name>/invites/<str:invite_id>/resend", api.TeamInviteResend.as_view(), name="api-team-invite-resend"),
+    path(
+        "v1/teams/<str:name>/invites/<str:invite_id>/resend",
+        api.TeamInviteResend.as_view(),
+        name="api-team-invite-resend",
+    ),
     path("v1/invites/<str:code>/accept", api.InviteAccept.as_view(), name="api-invite-accept"),
 ]

@@ -7,6 +7,12 @@ class TeamCreateForm(forms.Form):
         max_length=40,
         label="Team name",
         help_text="Lower-case letters, digits, - and _; the client uses it: ltm push -t <name>.",
-        widget=forms.TextInput(attrs={"placeholder": "e.g. platform", "autocomplete": "off",
-                                      "pattern": "[a-z0-9][a-z0-9_\\-]{0,39}", "autocapitalize": "none"}),
+        widget=forms.TextInput(
+            attrs={
+                "placeholder": "e.g. platform",
+                "autocomplete": "off",
+                "pattern": "[a-z0-9][a-z0-9_\\-]{0,39}",
+                "autocapitalize": "none",
+            }
+        ),
     )

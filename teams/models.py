@@ -21,7 +21,11 @@ class Team(models.Model):
     # Ownership offered to another member, who must accept it; cleared when they accept or
     # decline, the owner withdraws it, or that member leaves.
     transfer_to = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="teams_offered",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="teams_offered",
     )
     transfer_offered_at = models.DateTimeField(null=True, blank=True)
 
@@ -84,7 +88,10 @@ class Invite(models.Model):
     expires_at = models.DateTimeField()
     used_at = models.DateTimeField(null=True, blank=True)
     used_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="invites_used",
     )
     revoked_at = models.DateTimeField(null=True, blank=True)
@@ -102,7 +109,7 @@ class Invite(models.Model):
         return f"invite {self.id} to {self.team_id}"
 
     def state(self, now=None) -> str:
-        """"used", "revoked", "expired" or "valid" (the first that applies)."""
+        """ "used", "revoked", "expired" or "valid" (the first that applies)."""
         if self.used_at is not None:
             return "used"
         if self.revoked_at is not None:
@@ -169,7 +176,11 @@ class TeamEvent(models.Model):
     # packets). Lines are written with the change they record, so none outlives its team.
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="events", db_constraint=False)
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
     )
     actor_name = models.CharField(max_length=150, blank=True, help_text="The actor's display name at the time.")
     kind = models.CharField(max_length=32, choices=KINDS)

@@ -30,11 +30,6 @@ def teams_for_user(*, viewer):
     return Team.objects.filter(memberships__user=viewer).order_by("created_at", "id")
 
 
-def teams_owned(*, viewer):
-    """The teams the viewer owns, by name."""
-    return Team.objects.filter(owner=viewer).order_by("name")
-
-
 def memberships_of(*, viewer):
     """The viewer's memberships (their role in each team and when they joined), by team name,
     with each team and its owner."""

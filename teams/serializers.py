@@ -154,5 +154,6 @@ class TeamEventSerializer(serializers.Serializer):
 class TeamEventListSerializer(serializers.Serializer):
     events = TeamEventSerializer(many=True)
     next_before = serializers.IntegerField(
-        allow_null=True, help_text="pass as `before` for the next (older) page; null on the last page",
+        allow_null=True,
+        help_text="pass as `before` for the next (older) page; null on the last page",
     )

@@ -20,6 +20,7 @@ import re
 import secrets
 from collections.abc import Callable
 
+from celery import current_app
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, connection, transaction
@@ -28,7 +29,7 @@ from django.utils.text import slugify
 
 from accounts.models import DISPLAY_MAX_LENGTH, User
 from accounts.services import api_token_create
-from core.errors import BadRequest, Conflict, Forbidden, Gone, NotFound
+from core.errors import BadRequest, Conflict, Forbidden, Gone, HubError, NotFound
 from teams.models import (
     INVITE_LABEL_MAX_LENGTH,
     INVITE_LIFETIME,
@@ -43,6 +44,8 @@ from teams.models import (
 INVITE_GONE = "invite expired or already consumed"
 # The name of the personal token minted for someone who joins from the command line.
 JOIN_TOKEN_NAME = "ltm join"
+# The Celery task that mails an invite (teams.tasks.send_invite_mail), enqueued by name.
+SEND_INVITE_MAIL_TASK = "teams.tasks.send_invite_mail"
 
 
 def new_invite_code() -> str:
@@ -62,6 +65,9 @@ def _require_member(*, actor, team) -> Membership:
     return membership
 
 
+NOT_A_MANAGER = "only the team owner or an admin can do this"
+
+
 def _require_owner(*, actor, team) -> Membership:
     membership = _require_member(actor=actor, team=team)
     if membership.role != Membership.OWNER:
@@ -73,7 +79,7 @@ def _require_manager(*, actor, team) -> Membership:
     """The owner or an admin."""
     membership = _require_member(actor=actor, team=team)
     if membership.role not in Membership.MANAGERS:
-        raise Forbidden("only the team owner or an admin can do this")
+        raise Forbidden(NOT_A_MANAGER)
     return membership
 
 
@@ -159,16 +165,27 @@ def _forget_offer_to(team, user_id) -> None:
         team.save(update_fields=["transfer_to", "transfer_offered_at"])
 
 
+def membership_removal_refusal(*, actor_role: str, member_role: str) -> HubError | None:
+    """Why someone of `actor_role` may not remove a member of `member_role` (None: they may). The
+    owner removes anyone but themselves; an admin removes plain members. The service and the
+    team page's Remove buttons both ask this."""
+    if actor_role not in Membership.MANAGERS:
+        return Forbidden(NOT_A_MANAGER)
+    if member_role == Membership.OWNER:
+        return BadRequest("the owner cannot be removed; transfer ownership or delete the team")
+    if member_role == Membership.ADMIN and actor_role != Membership.OWNER:
+        return Forbidden("only the team owner can remove an admin")
+    return None
+
+
 @transaction.atomic
 def membership_remove(*, actor, team, user_id: str) -> None:
-    """The owner removes anyone but themselves; an admin removes plain members."""
     team = _locked(team)
     mine = _require_manager(actor=actor, team=team)
     membership = _member_of(team, user_id)
-    if membership.role == Membership.OWNER:
-        raise BadRequest("the owner cannot be removed; transfer ownership or delete the team")
-    if membership.role == Membership.ADMIN and mine.role != Membership.OWNER:
-        raise Forbidden("only the team owner can remove an admin")
+    refusal = membership_removal_refusal(actor_role=mine.role, member_role=membership.role)
+    if refusal:
+        raise refusal
     membership.delete()
     _forget_offer_to(team, membership.user_id)
     team_event_record(team_id=team.pk, actor=actor, kind=TeamEvent.MEMBER_REMOVED, **_person(membership.user))
@@ -195,7 +212,7 @@ def membership_set_role(*, actor, team, user_id: str, role) -> Membership:
     team = _locked(team)
     _require_owner(actor=actor, team=team)
     if role not in ASSIGNABLE_ROLES:
-        raise BadRequest("role must be \"admin\" or \"member\" (ownership is transferred, not assigned)")
+        raise BadRequest('role must be "admin" or "member" (ownership is transferred, not assigned)')
     membership = _member_of(team, user_id)
     if membership.role == Membership.OWNER:
         raise BadRequest("the owner's role cannot change; transfer ownership instead")
@@ -252,8 +269,12 @@ def team_transfer_accept(*, actor, team) -> Team:
     team.owner_id, team.transfer_to, team.transfer_offered_at = new.user_id, None, None
     team.save(update_fields=["owner", "transfer_to", "transfer_offered_at"])
     team_event_record(
-        team_id=team.pk, actor=actor, kind=TeamEvent.OWNERSHIP_TRANSFERRED,
-        from_user_id=old.user_id, from_name=old.user.display_name, **_person(actor),
+        team_id=team.pk,
+        actor=actor,
+        kind=TeamEvent.OWNERSHIP_TRANSFERRED,
+        from_user_id=old.user_id,
+        from_name=old.user.display_name,
+        **_person(actor),
     )
     return team
 
@@ -292,10 +313,12 @@ def _one_line(value, *, field: str, max_length: int) -> str:
 def _mail_after_commit(invite: Invite, url: str) -> None:
     """Queue the invite's mail once the invite is committed (a worker must find it). A broker that
     is away is not retried here and does not fail the request: the invite stands, the page shows
-    it was not mailed yet, and Resend sends it later (the failure is logged)."""
-    from teams.tasks import send_invite_mail  # the task module imports this one
+    it was not mailed yet, and Resend sends it later (the failure is logged).
 
-    transaction.on_commit(lambda: send_invite_mail.apply_async((invite.pk, url), retry=False), robust=True)
+    The task is named, not imported: teams.tasks calls these services, so services never import
+    it back (teams.apps loads the task module in every process, so eager mode still runs it)."""
+    mail = current_app.signature(SEND_INVITE_MAIL_TASK, args=(invite.pk, url))
+    transaction.on_commit(lambda: mail.apply_async(retry=False), robust=True)
 
 
 @transaction.atomic
@@ -347,16 +370,20 @@ def invite_revoke(*, actor, team, invite_id: str) -> Invite:
     team = _locked(team)
     _require_manager(actor=actor, team=team)
     now = timezone.now()
-    revoked = Invite.objects.filter(
-        pk=invite_id, team=team, used_at__isnull=True, revoked_at__isnull=True
-    ).update(revoked_at=now)
+    revoked = Invite.objects.filter(pk=invite_id, team=team, used_at__isnull=True, revoked_at__isnull=True).update(
+        revoked_at=now
+    )
     invite = _invite_of(team, invite_id)
     if invite.used_at is not None:
         raise Conflict("this invite was already used; remove the member instead")
     if revoked:
         team_event_record(
-            team_id=team.pk, actor=actor, kind=TeamEvent.INVITE_REVOKED,
-            invite_id=invite.pk, email=invite.email, label=invite.label,
+            team_id=team.pk,
+            actor=actor,
+            kind=TeamEvent.INVITE_REVOKED,
+            invite_id=invite.pk,
+            email=invite.email,
+            label=invite.label,
         )
     return invite
 
@@ -388,9 +415,12 @@ def invite_resend(*, actor, team, invite_id: str, link: Callable[[str], str]) ->
 def invite_mailed(*, invite_id: str, code: str) -> Invite | None:
     """The invite a queued mail is about, if that mail should still go out: still usable and still
     behind the same code (a resend replaces the code). Marks it mailed."""
-    invite = Invite.objects.usable().select_related("team", "created_by").filter(
-        pk=invite_id, code_hash=invite_code_hash(code)
-    ).first()
+    invite = (
+        Invite.objects.usable()
+        .select_related("team", "created_by")
+        .filter(pk=invite_id, code_hash=invite_code_hash(code))
+        .first()
+    )
     if invite is not None:
         Invite.objects.filter(pk=invite.pk).update(mailed_at=timezone.now())
     return invite
@@ -403,8 +433,6 @@ def _claim(*, code_hash: str, now) -> Invite:
     if claimed != 1:
         raise Gone(INVITE_GONE)
     return Invite.objects.select_related("team").get(code_hash=code_hash)
-
-
 
 
 def _new_joiner(display: str) -> User:

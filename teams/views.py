@@ -24,6 +24,7 @@ from teams.models import Membership, TeamEvent
 RECENT_EVENTS = 8
 EVENTS_PER_PAGE = 30
 
+
 def _team_or_404(request, name):
     try:
         return selectors.team_get_for_member(viewer=request.user, name=name)
@@ -82,11 +83,8 @@ def _team_page(request, team, *, new_invite: dict | None = None, status: int = 2
 
 
 def _may_remove(role: str, member: Membership, viewer) -> bool:
-    """Whether to show a Remove button (teams.services.membership_remove decides): the owner
-    removes anyone else, an admin plain members."""
-    if member.user_id == viewer.pk or member.role == Membership.OWNER:
-        return False
-    return role == Membership.OWNER or (role == Membership.ADMIN and member.role == Membership.MEMBER)
+    """Whether to show a Remove button: what teams.services.membership_remove would allow."""
+    return services.membership_removal_refusal(actor_role=role, member_role=member.role) is None
 
 
 def _link(request):
@@ -124,7 +122,9 @@ def invite_resend(request, name, invite_id):
     return dashboard_action(
         request,
         call=lambda: services.invite_resend(actor=request.user, team=team, invite_id=invite_id, link=_link(request)),
-        success=lambda invite: f"Invite sent again to {invite.email}, with a new link; the previous one no longer works.",
+        success=lambda invite: (
+            f"Invite sent again to {invite.email}, with a new link; the previous one no longer works."
+        ),
         back=team_page_url(team),
     )
 
@@ -150,7 +150,8 @@ def invite_revoke(request, name, invite_id):
     return dashboard_action(
         request,
         confirm=Confirm(
-            "Revoke this invite link?", button="Revoke invite",
+            "Revoke this invite link?",
+            button="Revoke invite",
             message="Nobody can join with it any more. People who already joined stay in the team.",
         ),
         call=lambda: services.invite_revoke(actor=request.user, team=team, invite_id=invite_id),
@@ -167,7 +168,8 @@ def member_remove(request, name, user_id):
     return dashboard_action(
         request,
         confirm=Confirm(
-            f"Remove {who} from {team.name}?", button="Remove member",
+            f"Remove {who} from {team.name}?",
+            button="Remove member",
             message="They lose access to the team's packets at once. Packets they pushed stay in the team.",
         ),
         call=lambda: services.membership_remove(actor=request.user, team=team, user_id=user_id),
@@ -185,7 +187,9 @@ def team_transfer(request, name):
     return dashboard_action(
         request,
         confirm=Confirm(
-            f"Offer the ownership of {team.name} to {who}?", button="Offer ownership", danger=False,
+            f"Offer the ownership of {team.name} to {who}?",
+            button="Offer ownership",
+            danger=False,
             message=(
                 f"{who} becomes the owner when they accept it on the team's page; you then stay on as an "
                 "admin and can no longer delete the team or change roles."
@@ -233,8 +237,14 @@ def team_activity(request, name):
     before = int(before) if before.isascii() and before.isdigit() and len(before) <= 18 else None
     events = selectors.team_events(viewer=request.user, team=team, kind=kind, before=before, limit=EVENTS_PER_PAGE + 1)
     older = events[EVENTS_PER_PAGE - 1].id if len(events) > EVENTS_PER_PAGE else None
-    context = {"team": team, "events": events[:EVENTS_PER_PAGE], "kinds": TeamEvent.KINDS, "kind": kind,
-               "older": older, "paged": before is not None}
+    context = {
+        "team": team,
+        "events": events[:EVENTS_PER_PAGE],
+        "kinds": TeamEvent.KINDS,
+        "kind": kind,
+        "older": older,
+        "paged": before is not None,
+    }
     return render(request, "teams/activity.html", context)
 
 
@@ -245,7 +255,8 @@ def team_leave(request, name):
     return dashboard_action(
         request,
         confirm=Confirm(
-            f"Leave {team.name}?", button="Leave team",
+            f"Leave {team.name}?",
+            button="Leave team",
             message="You lose access to the team's packets. To come back you need a new invite link.",
         ),
         call=lambda: services.team_leave(actor=request.user, team=team),

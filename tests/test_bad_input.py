@@ -92,7 +92,9 @@ def test_a_body_without_json_content_type_is_still_read_as_json(api_as, alice):
     assert response.json()["team"]["name"] == "plain"
 
 
-@pytest.mark.parametrize(("typed", "page"), [("/teams/", "/teams"), ("/tokens/?x=1", "/tokens?x=1"), ("/account/", "/account")])
+@pytest.mark.parametrize(
+    ("typed", "page"), [("/teams/", "/teams"), ("/tokens/?x=1", "/tokens?x=1"), ("/account/", "/account")]
+)
 def test_a_page_typed_with_a_trailing_slash_redirects_to_it(client, typed, page):
     response = client.get(typed)
     assert response.status_code == 301

@@ -19,9 +19,9 @@ from django.db import connection
 from django.utils import timezone
 from oauth2_provider.models import get_device_grant_model
 
-from accounts.tasks import purge_expired_oauth
-from accounts.testing import ensure_cli_application
 from core.testing import skip_unless_services
+from oauth.tasks import purge_expired_oauth
+from oauth.testing import ensure_cli_application
 from teams.models import Invite
 from teams.services import invite_accept, invite_create
 from teams.testing import make_team
@@ -46,8 +46,13 @@ def _database_url_of_tests() -> str:
 
 def _worker_environment() -> dict[str, str]:
     """The production settings, as a deployed worker has them, on the test database."""
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "hub.settings.production", "SECRET_KEY": "worker-test",
-           "ALLOWED_HOSTS": "localhost", "DATABASE_URL": _database_url_of_tests()}
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "hub.settings.production",
+        "SECRET_KEY": "worker-test",
+        "ALLOWED_HOSTS": "localhost",
+        "DATABASE_URL": _database_url_of_tests(),
+    }
     env.pop("DEBUG", None)  # production refuses to start with DEBUG on
     return env
 
@@ -57,9 +62,25 @@ def _worker(queue: str, **env):
     """`celery -A hub worker` on a queue of its own (no other worker takes its tasks), stopped at
     the end."""
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "hub", "worker", "--pool", "solo", "--queues", queue,
-         "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel", "warning"],
-        cwd=ROOT, env={**_worker_environment(), **env},
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "hub",
+            "worker",
+            "--pool",
+            "solo",
+            "--queues",
+            queue,
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "--loglevel",
+            "warning",
+        ],
+        cwd=ROOT,
+        env={**_worker_environment(), **env},
     )
     try:
         yield worker
@@ -84,10 +105,22 @@ def test_purge_runs_on_a_real_worker(alice, monkeypatch):
     ensure_cli_application()
     Grant = get_device_grant_model()
     past = timezone.now() - timedelta(minutes=1)
-    expired = Grant.objects.create(client_id="ltm-cli", device_code="expired-code", user_code="BCDFGHJK",
-                                   expires=past, interval=5, scope="read write")
-    alive = Grant.objects.create(client_id="ltm-cli", device_code="alive-code", user_code="LMNPQRST",
-                                 expires=timezone.now() + timedelta(minutes=5), interval=5, scope="read write")
+    expired = Grant.objects.create(
+        client_id="ltm-cli",
+        device_code="expired-code",
+        user_code="BCDFGHJK",
+        expires=past,
+        interval=5,
+        scope="read write",
+    )
+    alive = Grant.objects.create(
+        client_id="ltm-cli",
+        device_code="alive-code",
+        user_code="LMNPQRST",
+        expires=timezone.now() + timedelta(minutes=5),
+        interval=5,
+        scope="read write",
+    )
 
     queue = f"test-{uuid.uuid4().hex}"
     with _worker(queue) as worker:
@@ -111,10 +144,12 @@ def test_an_invite_mail_is_sent_by_a_real_worker(alice, bob, tmp_path, monkeypat
     outbox.mkdir()
     team = make_team(alice, "alpha")
 
-    with _worker(queue, EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend",
-                 EMAIL_FILE_PATH=str(outbox)) as worker:
-        invite, code = invite_create(actor=alice, team=team, email="sam@example.org",
-                                     link=lambda code: f"http://hub.test/v1/invites/{code}")
+    with _worker(
+        queue, EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend", EMAIL_FILE_PATH=str(outbox)
+    ) as worker:
+        invite, code = invite_create(
+            actor=alice, team=team, email="sam@example.org", link=lambda code: f"http://hub.test/v1/invites/{code}"
+        )
         _wait_for(lambda: any(outbox.iterdir()), worker, "send the invite mail")
 
     [mail] = [message_from_bytes(path.read_bytes()) for path in outbox.iterdir()]

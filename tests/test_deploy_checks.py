@@ -19,7 +19,11 @@ PRODUCTION = {
 def deploy_warnings(environment: dict) -> set[str]:
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy"],
-        cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert "ERRORS:" not in result.stderr, result.stderr
     return set(re.findall(r"^\?: \(([\w.]+)\)", result.stderr, re.MULTILINE))

@@ -16,9 +16,9 @@ from datetime import datetime
 import pytest
 from django.test import Client
 
-from accounts import services
-from accounts.testing import DEVICE_GRANT, expire, grant_of, let_interval_pass
 from ltm.protocol.packet import parse_packet
+from oauth import services
+from oauth.testing import DEVICE_GRANT, expire, grant_of, let_interval_pass
 from packets.testing import packet_v02
 
 pytestmark = pytest.mark.django_db
@@ -117,7 +117,7 @@ def parse_invite(url):
     """parseInvite: split at /v1/invites/ into (host, code), nothing else trimmed."""
     marker = "/v1/invites/"
     index = url.index(marker)
-    return url[:index], url[index + len(marker):]
+    return url[:index], url[index + len(marker) :]
 
 
 def accept(host, code, token=None):
@@ -146,8 +146,12 @@ def test_static_token_auth_token_check(go):
 
 def test_any_call_with_a_revoked_or_unknown_token_is_a_401_error_body(go, pushed):
     """mirrors errFromResponse (cli/root.go) on 401: `server returned 401: <error>`."""
-    for method, path in (("GET", "/v1/packets?limit=50"), ("GET", f"/v1/packets/{pushed['id']}"),
-                         ("DELETE", f"/v1/packets/{pushed['id']}"), ("GET", "/v1/teams")):
+    for method, path in (
+        ("GET", "/v1/packets?limit=50"),
+        ("GET", f"/v1/packets/{pushed['id']}"),
+        ("DELETE", f"/v1/packets/{pushed['id']}"),
+        ("GET", "/v1/teams"),
+    ):
         response = go.do(method, path, token="ltm_stale")
         assert response.status_code == 401
         assert go_error_message(response) == "invalid token"
@@ -210,8 +214,9 @@ def test_pull_and_show(go, pushed):
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/json")
     assert json.loads(response.content) == pushed
-    go_decode(json.loads(response.content), {"id": str, "created_at": str, "ltm_version": str, "goal": str,
-                                              "next_step": str})
+    go_decode(
+        json.loads(response.content), {"id": str, "created_at": str, "ltm_version": str, "goal": str, "next_step": str}
+    )
 
 
 def test_resume_revalidates_the_served_packet(go, pushed):
@@ -374,19 +379,33 @@ def poll_token(device_code):
     response = GoClient().post_form(
         "/oauth/token", {"grant_type": DEVICE_GRANT, "device_code": device_code, "client_id": "ltm-cli"}
     )
-    return go_decode(json.loads(response.content), {
-        "access_token": str, "token_type": str, "scope": str, "error": str, "error_description": str,
-    })
+    return go_decode(
+        json.loads(response.content),
+        {
+            "access_token": str,
+            "token_type": str,
+            "scope": str,
+            "error": str,
+            "error_description": str,
+        },
+    )
 
 
 def test_device_authorization():
     """mirrors runDeviceFlow step 1 (cli/auth.go): PostForm /oauth/authorize_device with
     client_id=ltm-cli and scope="read write"; exactly 200; device_code, user_code and
     verification_uri non-empty; expires_in and interval decode as Go ints."""
-    body = go_decode(start_device_flow(), {
-        "device_code": str, "user_code": str, "verification_uri": str, "verification_uri_complete": str,
-        "expires_in": int, "interval": int,
-    })
+    body = go_decode(
+        start_device_flow(),
+        {
+            "device_code": str,
+            "user_code": str,
+            "verification_uri": str,
+            "verification_uri_complete": str,
+            "expires_in": int,
+            "interval": int,
+        },
+    )
     assert body["device_code"] and body["verification_uri"].startswith("http://testserver/")
     assert len(body["user_code"].strip()) == 8  # formatUserCode shows it as XXXX-XXXX
     assert body["interval"] > 0 and body["expires_in"] > 0
@@ -425,9 +444,7 @@ def test_device_token_polling_too_fast_is_slow_down():
 def test_device_token_polling_denied_and_expired(alice):
     """mirrors runDeviceFlow's `access_denied` and `expired_token` cases."""
     denied = start_device_flow()["device_code"]
-    services.device_grant_decide(
-        actor=alice, address="127.0.0.1", raw_code=grant_of(denied).user_code, approve=False
-    )
+    services.device_grant_decide(actor=alice, address="127.0.0.1", raw_code=grant_of(denied).user_code, approve=False)
     let_interval_pass(denied)
     assert poll_token(denied)["error"] == "access_denied"
 
@@ -449,6 +466,7 @@ def test_a_host_with_a_trailing_slash_doubles_the_slash(go, pushed):
     """mirrors client.do (cli/root.go) with `host = "https://hub/"` (set by `ltm config set host`
     or LTM_HOST; only `ltm auth` trims the slash): it sends c.host+path as is, so every path
     starts with "//". Go's own server cleans such paths; the hub must answer them too."""
+
     def doubled(method, path, body=None):
         # Django's test client would read "//v1" as a host; the WSGI path is set by hand.
         headers = dict(GO_HEADERS, HTTP_AUTHORIZATION="Bearer " + go.token, PATH_INFO="/" + path.split("?")[0])
@@ -461,7 +479,11 @@ def test_a_host_with_a_trailing_slash_doubles_the_slash(go, pushed):
     assert doubled("GET", "/v1/healthz").status_code == 200
     assert doubled("DELETE", f"/v1/packets/{pushed['id']}").status_code == 204
     form = GoClient().client.generic(
-        "POST", "/oauth/authorize_device", data="client_id=ltm-cli&scope=read+write", content_type=FORM,
-        PATH_INFO="//oauth/authorize_device", **GO_HEADERS,
+        "POST",
+        "/oauth/authorize_device",
+        data="client_id=ltm-cli&scope=read+write",
+        content_type=FORM,
+        PATH_INFO="//oauth/authorize_device",
+        **GO_HEADERS,
     )
     assert form.status_code == 200

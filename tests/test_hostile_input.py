@@ -99,7 +99,7 @@ def test_a_lone_surrogate_in_display_on_an_anonymous_accept_is_a_400_and_keeps_t
 
 
 def test_a_surrogate_pair_is_text_and_is_kept(api):
-    packet = packet_v02(goal="Ship the \U0001F680 launcher")
+    packet = packet_v02(goal="Ship the \U0001f680 launcher")
     response = raw_post(api, "/v1/packets", json.dumps(packet))  # \ud83d\ude80 on the wire
     assert response.status_code == 201
     assert json.loads(api.get(f"/v1/packets/{packet['id']}").content)["goal"] == packet["goal"]
@@ -138,7 +138,9 @@ def test_a_huge_number_in_a_team_body_is_a_400(api):
 # 4. Offsets PostgreSQL refuses: the instant is stored in UTC, the packet keeps its text.
 
 
-@pytest.mark.parametrize("created_at", ["2026-01-01T00:00:00+16:00", "2026-01-01T00:00:00-23:59", "2026-06-30T12:00:00+15:59"])
+@pytest.mark.parametrize(
+    "created_at", ["2026-01-01T00:00:00+16:00", "2026-01-01T00:00:00-23:59", "2026-06-30T12:00:00+15:59"]
+)
 def test_any_offset_rfc3339_allows_is_stored_as_its_instant(api, created_at):
     packet = packet_v02(created_at=created_at)
 

@@ -31,7 +31,10 @@ SECRETS = (INVITE, CLAIM, USER_CODE, TOKEN, "token-that-must-not-leak")
         (f"POST /v1/invites/{INVITE}/accept", "POST /v1/invites/***/accept"),
         (f"GET /claim/{CLAIM}", "GET /claim/***"),
         (f"GET /device?user_code={USER_CODE}&x=1", "GET /device?user_code=***&x=1"),
-        (f"GET /accounts/login/?next=/device%3Fuser_code%3D{USER_CODE}", "GET /accounts/login/?next=/device%3Fuser_code%3D***"),
+        (
+            f"GET /accounts/login/?next=/device%3Fuser_code%3D{USER_CODE}",
+            "GET /accounts/login/?next=/device%3Fuser_code%3D***",
+        ),
         (f"GET /accounts/login/?next=%2Fv1%2Finvites%2F{INVITE}", "GET /accounts/login/?next=%2Fv1%2Finvites%2F***"),
         (f"Authorization: Bearer {TOKEN}", "Authorization: Bearer ***"),
         (f"token {TOKEN} pasted", "token ltm_*** pasted"),
@@ -71,7 +74,9 @@ def _free_port() -> int:
 
 
 def _call(url, *, method="GET", headers=None):
-    request = urllib.request.Request(url, method=method, headers=headers or {}, data=b"{}" if method == "POST" else None)
+    request = urllib.request.Request(
+        url, method=method, headers=headers or {}, data=b"{}" if method == "POST" else None
+    )
     try:
         urllib.request.urlopen(request, timeout=10).close()
     except urllib.error.HTTPError:
@@ -80,18 +85,36 @@ def _call(url, *, method="GET", headers=None):
 
 def test_gunicorns_access_log_holds_no_secret(tmp_path):
     environment = {
-        **os.environ, "DJANGO_SETTINGS_MODULE": "hub.settings.test",
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "hub.settings.test",
         "DATABASE_URL": f"sqlite:///{tmp_path / 'hub.sqlite3'}",
     }
     environment.pop("REDIS_URL", None)
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=environment,
-                   check=True, timeout=300)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=environment, check=True, timeout=300
+    )
     port, log = _free_port(), tmp_path / "access.log"
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "hub.wsgi:application",
-         "--bind", f"127.0.0.1:{port}", "--workers", "1", "--access-logfile", str(log),
-         "--access-logformat", '%(h)s "%(r)s" %(s)s "%(f)s" "%({authorization}i)s"'],
-        cwd=ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-c",
+            "gunicorn.conf.py",
+            "hub.wsgi:application",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "1",
+            "--access-logfile",
+            str(log),
+            "--access-logformat",
+            '%(h)s "%(r)s" %(s)s "%(f)s" "%({authorization}i)s"',
+        ],
+        cwd=ROOT,
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{port}"
     try:

@@ -126,8 +126,8 @@ def test_every_operation_describes_its_errors_as_the_error_body(document):
 
 
 def test_every_operation_describes_the_limits_gunicorn_answers_before_the_hub(document):
-    """Found by schemathesis (bench/fuzz.py): a query past 4,094 bytes is gunicorn's 414, which the
-    description first left out; bench/stack_check.py sees both statuses from the real server."""
+    """Found by schemathesis (checks/fuzz.py): a query past 4,094 bytes is gunicorn's 414, which the
+    description first left out; checks/stack_check.py sees both statuses from the real server."""
     paths = {path for _, path in operations(document)}
     assert {"/v1/packets", "/oauth/register", "/.well-known/oauth-authorization-server"} <= paths
     for (method, path), operation in operations(document).items():
@@ -168,14 +168,18 @@ def test_the_packet_is_one_of_the_protocol_schemas_and_its_headers_are_described
     assert set(ok["headers"]) == {"X-LTM-Published-At", "X-LTM-Public-URL"}
     pushed = operations(document)[("post", "/v1/packets")]["requestBody"]["content"]["application/json"]["schema"]
     assert resolve(document, pushed)["oneOf"] == [
-        {"$ref": "#/components/schemas/PacketV01"}, {"$ref": "#/components/schemas/PacketV02"},
+        {"$ref": "#/components/schemas/PacketV01"},
+        {"$ref": "#/components/schemas/PacketV02"},
     ]
 
 
 def test_the_extensions_beyond_the_contract_are_described(document):
     described = operations(document)
-    for operation in (("get", "/v1/teams/{}/invites"), ("delete", "/v1/teams/{}/invites/{}"),
-                      ("post", "/v1/account/claim-link")):
+    for operation in (
+        ("get", "/v1/teams/{}/invites"),
+        ("delete", "/v1/teams/{}/invites/{}"),
+        ("post", "/v1/account/claim-link"),
+    ):
         assert operation in described, operation
 
 
@@ -210,7 +214,7 @@ def test_real_answers_validate_against_the_description(document, api_as, alice, 
 
 
 def test_a_nul_in_the_query_is_a_described_400(document, api_as, alice):
-    """Found by schemathesis (bench/fuzz.py, seed 20260418): core.middleware refuses a NUL in the
+    """Found by schemathesis (checks/fuzz.py, seed 20260418): core.middleware refuses a NUL in the
     query before any view, a 400 the description first left out."""
     response = api_as(alice).get("/v1/packets?limit=15222276053674514756695721229942784&team=%C4%9A%C2%98%00%14u")
     assert response.status_code == 400
@@ -228,13 +232,25 @@ def test_the_docs_page_is_served_from_the_hubs_own_static_files():
 
 def test_the_oauth_endpoints_for_mcp_clients_are_described_and_answer_as_described(document, db):
     described = operations(document)
-    for operation in (("get", "/.well-known/oauth-protected-resource"), ("get", "/.well-known/oauth-protected-resource/mcp"),
-                      ("get", "/.well-known/oauth-authorization-server"), ("post", "/oauth/register")):
+    for operation in (
+        ("get", "/.well-known/oauth-protected-resource"),
+        ("get", "/.well-known/oauth-protected-resource/mcp"),
+        ("get", "/.well-known/oauth-authorization-server"),
+        ("post", "/oauth/register"),
+    ):
         assert operation in described, operation
     for path in ("/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server"):
         assert_valid(document, "get", path, Client().get(path))
-    registered = Client().post("/oauth/register", data=json.dumps({
-        "redirect_uris": ["http://127.0.0.1:8765/cb"], "client_name": "agent", "token_endpoint_auth_method": "none",
-    }), content_type="application/json")
+    registered = Client().post(
+        "/oauth/register",
+        data=json.dumps(
+            {
+                "redirect_uris": ["http://127.0.0.1:8765/cb"],
+                "client_name": "agent",
+                "token_endpoint_auth_method": "none",
+            }
+        ),
+        content_type="application/json",
+    )
     assert registered.status_code == 201
     assert_valid(document, "post", "/oauth/register", registered)

@@ -67,23 +67,53 @@ def hub(tmp_path_factory):
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "hub.settings.production",
-        "SECRET_KEY": "outage-test", "ALLOWED_HOSTS": "127.0.0.1", "SECURE_COOKIES": "0",
+        "SECRET_KEY": "outage-test",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_COOKIES": "0",
         "DATABASE_URL": f"postgres://{credentials}127.0.0.1:{db_proxy.port}/{name}",
         "REDIS_URL": f"redis://127.0.0.1:{redis_proxy.port}{redis.path or '/0'}",
     }
     env.pop("DEBUG", None)
     manage = [sys.executable, "manage.py"]
     subprocess.run(manage + ["migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True, timeout=300)
-    subprocess.run(manage + ["ltm_user", "olga", "--password", PASSWORD], cwd=ROOT, env=env, check=True,
-                   capture_output=True, timeout=60)
-    token = subprocess.run(manage + ["ltm_token", "olga", "--name", "outage"], cwd=ROOT, env=env, check=True,
-                           capture_output=True, text=True, timeout=60).stdout.strip()
+    subprocess.run(
+        manage + ["ltm_user", "olga", "--password", PASSWORD],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    token = subprocess.run(
+        manage + ["ltm_token", "olga", "--name", "outage"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout.strip()
     port = _free_port()
     log = tmp_path_factory.mktemp("outage") / "gunicorn.log"
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "hub.wsgi:application", "--bind", f"127.0.0.1:{port}",
-         "--workers", "1", "--timeout", "30", "--error-logfile", str(log)],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "hub.wsgi:application",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "1",
+            "--timeout",
+            "30",
+            "--error-logfile",
+            str(log),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -134,9 +164,15 @@ class Browser:
 
     def sign_in(self):
         _, page, _ = self.request("GET", "/accounts/login/")
-        return self.request("POST", "/accounts/login/", {
-            "csrfmiddlewaretoken": self.csrf_from(page), "login": "olga", "password": PASSWORD,
-        })
+        return self.request(
+            "POST",
+            "/accounts/login/",
+            {
+                "csrfmiddlewaretoken": self.csrf_from(page),
+                "login": "olga",
+                "password": PASSWORD,
+            },
+        )
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -146,7 +182,11 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 
 def api(hub, method, path, body=None):
     headers = {"Authorization": f"Bearer {hub['token']}", "Content-Type": "application/json"}
-    return Browser(hub["base"]).request(method, path, headers=headers) if body is None else _post_json(hub, path, body, headers)
+    return (
+        Browser(hub["base"]).request(method, path, headers=headers)
+        if body is None
+        else _post_json(hub, path, body, headers)
+    )
 
 
 def _post_json(hub, path, body, headers):
@@ -172,7 +212,9 @@ def device_sign_in(hub) -> tuple[int, float]:
     endpoint's status and the slowest request's time."""
     browser = Browser(hub["base"])
     timings = []
-    status, body, took = browser.request("POST", "/oauth/authorize_device", {"client_id": "ltm-cli", "scope": "read write"})
+    status, body, took = browser.request(
+        "POST", "/oauth/authorize_device", {"client_id": "ltm-cli", "scope": "read write"}
+    )
     started = time.monotonic()
     assert status == 200, body
     timings.append(took)
@@ -183,16 +225,27 @@ def device_sign_in(hub) -> tuple[int, float]:
     status, page, took = browser.request("GET", "/device?" + urllib.parse.urlencode({"user_code": grant["user_code"]}))
     assert status == 200 and "Approve" in page, page[:500]
     timings.append(took)
-    status, _, took = browser.request("POST", "/device/decide", {
-        "csrfmiddlewaretoken": browser.csrf_from(page), "user_code": grant["user_code"], "action": "approve",
-    })
+    status, _, took = browser.request(
+        "POST",
+        "/device/decide",
+        {
+            "csrfmiddlewaretoken": browser.csrf_from(page),
+            "user_code": grant["user_code"],
+            "action": "approve",
+        },
+    )
     assert status == 302
     timings.append(took)
     time.sleep(max(0.0, grant["interval"] + 0.6 - (time.monotonic() - started)))  # a polite client's first poll
-    status, body, took = browser.request("POST", "/oauth/token", {
-        "grant_type": "urn:ietf:params:oauth:grant-type:device_code", "device_code": grant["device_code"],
-        "client_id": "ltm-cli",
-    })
+    status, body, took = browser.request(
+        "POST",
+        "/oauth/token",
+        {
+            "grant_type": "urn:ietf:params:oauth:grant-type:device_code",
+            "device_code": grant["device_code"],
+            "client_id": "ltm-cli",
+        },
+    )
     timings.append(took)
     assert status == 200, body
     assert json.loads(body)["access_token"].startswith("ltm_")

@@ -10,7 +10,9 @@ from tests.test_deploy_checks import PRODUCTION as DEPLOYED
 from tests.test_deploy_checks import ROOT
 
 # No Redis, and a database of its own: only the HTTP layer is asked.
-PRODUCTION = {key: value for key, value in DEPLOYED.items() if key != "REDIS_URL"} | {"DATABASE_URL": "sqlite:///:memory:"}
+PRODUCTION = {key: value for key, value in DEPLOYED.items() if key != "REDIS_URL"} | {
+    "DATABASE_URL": "sqlite:///:memory:"
+}
 ASK = """
 import json, sys, django
 django.setup()
@@ -28,7 +30,11 @@ def ask(requests: list, **variables) -> list:
     """[status, Location, Strict-Transport-Security] for each (path, headers)."""
     result = subprocess.run(
         [sys.executable, "-c", ASK, json.dumps(requests)],
-        cwd=ROOT, env={**PRODUCTION, **variables}, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env={**PRODUCTION, **variables},
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr
     return list(json.loads(result.stdout.splitlines()[-1]).values())

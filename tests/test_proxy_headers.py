@@ -36,8 +36,10 @@ def test_ltm_trust_proxy_headers_decides_whether_the_url_follows_the_proxy(
     settings.USE_X_FORWARDED_HOST = getattr(probe, "USE_X_FORWARDED_HOST", False)
     settings.SECURE_PROXY_SSL_HEADER = getattr(probe, "SECURE_PROXY_SSL_HEADER", None)
     settings.ALLOWED_HOSTS = ["hub.example.net", "testserver"]
-    body = api_as(alice).post(
-        "/v1/teams/alpha/invites", {}, HTTP_X_FORWARDED_HOST="hub.example.net", HTTP_X_FORWARDED_PROTO="https"
-    ).json()
+    body = (
+        api_as(alice)
+        .post("/v1/teams/alpha/invites", {}, HTTP_X_FORWARDED_HOST="hub.example.net", HTTP_X_FORWARDED_PROTO="https")
+        .json()
+    )
     base = "https://hub.example.net" if trusted == "1" else "http://testserver"
     assert body["url"] == f"{base}/v1/invites/{body['code']}"

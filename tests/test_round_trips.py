@@ -52,8 +52,16 @@ class RoundTrips:
 def seed(owner, count, team=None):
     body = canonical_json(packet_v02())
     Packet.objects.bulk_create(
-        Packet(id=f"01SEED{owner.username}{team.pk if team else ''}{i:08d}", owner=owner, team=team,
-               ltm_version="0.2", created_at="2026-01-01T00:00:00Z", goal=f"goal {i}", next_step="n", body=body)
+        Packet(
+            id=f"01SEED{owner.username}{team.pk if team else ''}{i:08d}",
+            owner=owner,
+            team=team,
+            ltm_version="0.2",
+            created_at="2026-01-01T00:00:00Z",
+            goal=f"goal {i}",
+            next_step="n",
+            body=body,
+        )
         for i in range(count)
     )
 
@@ -87,9 +95,24 @@ def counts(api, team, round_trips):
     return counted
 
 
-LIMITS = {"push": 3, "re-push": 3, "push to a team": 3, "re-push to a team": 3, "list": 2, "team list": 2,
-          "pull": 2, "pull a team packet": 2, "thread": 2, "publish": 3, "teams": 2, "team events": 3,
-          "delete": 3, "publish a team packet": 3, "unpublish a team packet": 3, "delete a team packet": 3}
+LIMITS = {
+    "push": 3,
+    "re-push": 3,
+    "push to a team": 3,
+    "re-push to a team": 3,
+    "list": 2,
+    "team list": 2,
+    "pull": 2,
+    "pull a team packet": 2,
+    "thread": 2,
+    "publish": 3,
+    "teams": 2,
+    "team events": 3,
+    "delete": 3,
+    "publish a team packet": 3,
+    "unpublish a team packet": 3,
+    "delete a team packet": 3,
+}
 
 
 def test_round_trips_are_few_and_do_not_grow(api_as, alice, make_user):
@@ -107,8 +130,18 @@ def test_round_trips_are_few_and_do_not_grow(api_as, alice, make_user):
 
     assert small == large
     # Each team push, re-push, publish, unpublish and delete above wrote its line of the log.
-    kinds = list(TeamEvent.objects.filter(team=team).exclude(detail__packet_id__startswith="01SEED")
-                 .order_by("id").values_list("kind", flat=True))
-    assert kinds == 2 * ["packet.pushed", "packet.repushed", "packet.repushed", "packet.published",
-                         "packet.unpublished", "packet.deleted"]
+    kinds = list(
+        TeamEvent.objects.filter(team=team)
+        .exclude(detail__packet_id__startswith="01SEED")
+        .order_by("id")
+        .values_list("kind", flat=True)
+    )
+    assert kinds == 2 * [
+        "packet.pushed",
+        "packet.repushed",
+        "packet.repushed",
+        "packet.published",
+        "packet.unpublished",
+        "packet.deleted",
+    ]
     assert {call: count for call, count in large.items() if count > LIMITS[call]} == {}, large

@@ -13,8 +13,9 @@ from django.test import Client
 from django.utils import timezone
 from oauth2_provider.models import get_device_grant_model
 
-from accounts import services
-from accounts.testing import authorize_device, grant_of, let_interval_pass, make_grant, password_sign_in, poll
+from accounts.testing import password_sign_in
+from oauth import services
+from oauth.testing import authorize_device, grant_of, let_interval_pass, make_grant, poll
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +45,9 @@ def test_a_session_key_read_from_the_database_signs_nobody_in(alice):
 
 def approved(client, user) -> str:
     device_code = authorize_device(client).json()["device_code"]
-    services.device_grant_decide(actor=user, address="127.0.0.1", raw_code=grant_of(device_code).user_code, approve=True)
+    services.device_grant_decide(
+        actor=user, address="127.0.0.1", raw_code=grant_of(device_code).user_code, approve=True
+    )
     return device_code
 
 
@@ -77,8 +80,13 @@ def test_the_migration_keeps_sign_ins_under_way_and_people_signed_in(client, ali
     grant = make_grant()
     get_device_grant_model().objects.filter(pk=grant.pk).update(device_code="plain-code-of-an-old-grant")
     session = PlainSessionStore()  # Django's own store: the key as the table's key
-    session.update({"_auth_user_id": alice.pk, "_auth_user_backend": "django.contrib.auth.backends.ModelBackend",
-                    "_auth_user_hash": alice.get_session_auth_hash()})
+    session.update(
+        {
+            "_auth_user_id": alice.pk,
+            "_auth_user_backend": "django.contrib.auth.backends.ModelBackend",
+            "_auth_user_hash": alice.get_session_auth_hash(),
+        }
+    )
     session.create()
     expired = PlainSessionStore()
     expired.set_expiry(timezone.now() - timedelta(days=1))

@@ -7,15 +7,22 @@ import pytest
 from django.test import Client
 
 from accounts.services import claim_code_create
-from accounts.testing import authorize_device, make_admin, passwordless_user
+from accounts.testing import make_admin, passwordless_user
 from core.testing import signed_in
+from oauth.testing import authorize_device
 from teams.testing import make_invite, make_team
 
 pytestmark = pytest.mark.django_db
 
 SITE_POLICY = {
-    "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self'", "connect-src 'self'",
-    "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'",
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self'",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
 }
 INLINE = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>|<style\b|\sstyle=|\son[a-z]+=", re.IGNORECASE)
 
@@ -31,11 +38,22 @@ def test_every_kind_of_page_has_the_strict_policy_and_nothing_inline_for_it_to_b
     me = signed_in(alice)
     admin = signed_in(make_admin(alice))
     pages = {
-        "/": Client(), "/accounts/login/": Client(), "/accounts/signup/": Client(),
-        "/accounts/password/reset/": Client(), f"/v1/invites/{code}": Client(), "/nowhere": Client(),
-        "/packets/nothing-here": me, "/teams": me, "/teams/core": me, "/tokens": me, "/account": me,
-        "/device": me, f"/device?user_code={user_code}": me,
-        "/admin/login/": Client(), "/admin/": admin, "/admin/accounts/user/": admin,
+        "/": Client(),
+        "/accounts/login/": Client(),
+        "/accounts/signup/": Client(),
+        "/accounts/password/reset/": Client(),
+        f"/v1/invites/{code}": Client(),
+        "/nowhere": Client(),
+        "/packets/nothing-here": me,
+        "/teams": me,
+        "/teams/core": me,
+        "/tokens": me,
+        "/account": me,
+        "/device": me,
+        f"/device?user_code={user_code}": me,
+        "/admin/login/": Client(),
+        "/admin/": admin,
+        "/admin/accounts/user/": admin,
         f"/admin/accounts/user/{alice.pk}/change/": admin,
     }
     for path, browser in pages.items():

@@ -6,8 +6,8 @@ it is added."""
 import pytest
 from django.test import Client
 
-from accounts.testing import make_access_token
 from core.testing import ApiClient
+from oauth.testing import make_access_token
 from packets.testing import packet_v02
 from teams.models import Invite, Membership
 from teams.testing import make_invite, make_team
@@ -40,8 +40,17 @@ def world(alice, bob, api_as):
     packet = packet_v02()
     assert api_as(alice).post("/v1/packets", packet).status_code == 201
     invite, code = make_invite(make_team(alice, "alpha", members=[bob]))
-    return {"name": "alpha", "team": "alpha", "id": packet["id"], "packet_id": packet["id"], "code": code,
-            "user_id": bob.id, "invite_id": invite.id, "device_id": mcp.pk, "token_id": mcp.pk}
+    return {
+        "name": "alpha",
+        "team": "alpha",
+        "id": packet["id"],
+        "packet_id": packet["id"],
+        "code": code,
+        "user_id": bob.id,
+        "invite_id": invite.id,
+        "device_id": mcp.pk,
+        "token_id": mcp.pk,
+    }
 
 
 def _call(token, method, path, world):

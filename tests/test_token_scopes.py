@@ -3,8 +3,8 @@ anything, "write" cannot read anything."""
 
 import pytest
 
-from accounts.testing import device_token
 from core.testing import ApiClient
+from oauth.testing import device_token
 from packets.models import Packet
 from packets.testing import packet_v02
 from teams.models import Invite, Membership, Team

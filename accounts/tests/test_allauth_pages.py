@@ -96,3 +96,71 @@ def test_pages_link_the_svg_icon_which_exists(client, alice):
     assert finders.find("favicon.svg")
     for body in (client.get("/").content.decode(), signed_in(alice).get("/account").content.decode()):
         assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in body
+
+
+@pytest.mark.parametrize("path", ["/accounts/login/", "/accounts/signup/", "/accounts/password/reset/"])
+def test_sign_in_pages_use_the_hub_layout(client, path):
+    page = client.get(path).content.decode()
+    assert 'class="topbar"' in page and 'href="/static/css/hub.css"' in page
+    assert "· ltm hub</title>" in page
+
+
+SIGN_IN = "/accounts/login/?next="
+
+
+# path: (answer signed out, answer signed in); a redirect is given by where it leads.
+ALLAUTH_PAGES = {
+    "/accounts/login/": (200, "/"),
+    "/accounts/signup/": (200, "/"),
+    "/accounts/logout/": ("/", 200),
+    "/accounts/password/reset/": (200, 200),
+    "/accounts/password/reset/done/": (200, 200),
+    "/accounts/password/reset/key/bad/": (404, 404),
+    "/accounts/password/reset/key/1-bad-key/": (200, 200),
+    "/accounts/password/reset/key/done/": (200, 200),
+    "/accounts/confirm-email/": (200, 200),
+    "/accounts/confirm-email/bad-key/": (200, 200),
+    "/accounts/inactive/": (200, 200),
+    "/accounts/password/change/": (SIGN_IN + "/accounts/password/change/", 200),
+    "/accounts/email/": (SIGN_IN + "/accounts/email/", 200),
+    "/accounts/reauthenticate/": (SIGN_IN + "/accounts/reauthenticate/", 200),
+}
+
+
+@pytest.mark.parametrize("path", list(ALLAUTH_PAGES))
+@pytest.mark.parametrize("signed_in", [False, True], ids=["signed-out", "signed-in"])
+def test_every_allauth_page_answers_on_the_hub_layout(client, alice, path, signed_in):
+    if signed_in:
+        client.force_login(alice)
+    expected = ALLAUTH_PAGES[path][signed_in]
+    response = client.get(path)
+    if isinstance(expected, str):
+        assert (response.status_code, response["Location"]) == (302, expected)
+    else:
+        assert response.status_code == expected
+        page = response.content.decode()
+        assert 'class="topbar"' in page and "ltm hub</title>" in page
+
+
+def test_password_reset_mails_a_link(client, alice, mailoutbox):
+    client.post("/accounts/password/reset/", {"email": alice.email})
+    assert len(mailoutbox) == 1 and "/accounts/password/reset/key/" in mailoutbox[0].body
+
+
+def test_password_reset_link_sets_a_new_password_once(client, alice, mailoutbox):
+    import re
+
+    response = client.post("/accounts/password/reset/", {"email": alice.email}, follow=True)
+    assert "Check your mail" in response.content.decode()
+    link = re.search(r"http://testserver(/accounts/password/reset/key/\S+/)", mailoutbox[0].body).group(1)
+
+    form_page = client.get(link, follow=True)
+    assert "Choose a new password" in form_page.content.decode()
+    new_password = "a-brand-new-passphrase-42"
+    done = client.post(form_page.redirect_chain[-1][0], {"password1": new_password, "password2": new_password})
+    assert done.status_code == 302
+    alice.refresh_from_db()
+    assert alice.check_password(new_password)
+
+    again = Client().get(link, follow=True).content.decode()
+    assert "This reset link is not valid" in again

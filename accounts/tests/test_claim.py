@@ -4,10 +4,9 @@ from datetime import timedelta
 from unittest import mock
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.test import Client
 from django.utils import timezone
-
-from allauth.account.models import EmailAddress
 
 from accounts.models import User
 from accounts.testing import password_sign_in, passwordless_user

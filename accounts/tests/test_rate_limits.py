@@ -58,7 +58,8 @@ def test_behind_a_trusted_proxy_the_lockout_follows_the_forwarded_address(alice,
     settings.LTM_TRUST_PROXY_HEADERS = True
     for _ in range(10):
         Client(REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="198.51.100.1").post(
-            "/accounts/login/", {"login": "alice", "password": "wrong-password"})
+            "/accounts/login/", {"login": "alice", "password": "wrong-password"}
+        )
     other = Client(REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="198.51.100.2")
     assert other.post("/accounts/login/", {"login": "alice", "password": PASSWORD}).status_code == 302
 
@@ -67,8 +68,7 @@ def authorize(address="127.0.0.1", forwarded=None):
     headers = {"REMOTE_ADDR": address}
     if forwarded:
         headers["HTTP_X_FORWARDED_FOR"] = forwarded
-    return Client(**headers).post(
-        "/oauth/authorize_device", "client_id=ltm-cli&scope=read+write", content_type=FORM)
+    return Client(**headers).post("/oauth/authorize_device", "client_id=ltm-cli&scope=read+write", content_type=FORM)
 
 
 def test_device_authorization_allows_twenty_a_minute_per_address():

@@ -1,16 +1,12 @@
-"""The dashboard's pages about the person: tokens and devices, the account, and the admin's
-deactivate action."""
-
-from datetime import timedelta
+"""The dashboard's pages about the person: tokens, the account, and the admin's deactivate action.
+(Devices on the tokens page: oauth/tests/test_views.py.)"""
 
 import pytest
 from django.test import Client
-from django.utils import timezone
-from oauth2_provider.models import get_access_token_model
 
 from accounts.models import ApiToken
 from accounts.services import api_token_create
-from accounts.testing import make_access_token, make_admin, password_sign_in
+from accounts.testing import make_admin, password_sign_in
 from core.testing import signed_in
 
 
@@ -81,20 +77,6 @@ def test_tokens_page_lists_only_ones_own_tokens(alice, bob):
     assert "alice-laptop" in body and "bob-laptop" not in body
 
 
-def test_last_used_reads_just_now_within_a_minute_then_how_long_ago(alice):
-    fresh, _ = api_token_create(actor=alice, name="fresh")
-    older, _ = api_token_create(actor=alice, name="older")
-    ApiToken.objects.filter(pk=fresh.pk).update(last_used_at=timezone.now() - timedelta(seconds=20))
-    ApiToken.objects.filter(pk=older.pk).update(last_used_at=timezone.now() - timedelta(minutes=5, seconds=5))
-    make_access_token(alice)
-
-    body = signed_in(alice).get("/tokens").content.decode()
-
-    assert body.count("just now") == 2  # the fresh token and the device signed in a moment ago
-    assert "5\xa0minutes ago" in body
-    assert "0\xa0minutes" not in body
-
-
 def test_revoke_a_token_after_confirming_and_the_api_refuses_it_at_once(alice):
     token, plaintext = api_token_create(actor=alice, name="laptop")
     client = signed_in(alice)
@@ -119,33 +101,6 @@ def test_revoking_someone_elses_token_is_404(alice, bob, data):
 
 
 # Devices
-
-
-def test_devices_are_listed_and_revoked(alice):
-    device = make_access_token(alice)
-    client = signed_in(alice)
-    assert api_list("device-token-value").status_code == 200
-
-    body = client.get("/tokens").content.decode()
-    assert f"/devices/{device.pk}/revoke" in body
-
-    asked = client.post(f"/devices/{device.pk}/revoke")
-    assert "Sign “ltm command-line client” out?" in asked.content.decode()
-    assert api_list("device-token-value").status_code == 200, "nothing happens before the confirmation"
-
-    client.post(f"/devices/{device.pk}/revoke", {"confirmed": "yes"})
-    assert f"/devices/{device.pk}/revoke" not in client.get("/tokens").content.decode()
-    response = api_list("device-token-value")
-    assert response.status_code == 401
-    assert response.json() == {"error": "invalid token"}
-
-
-@pytest.mark.parametrize("data", [{}, {"confirmed": "yes"}])
-def test_revoking_someone_elses_device_is_404(alice, bob, data):
-    device = make_access_token(bob)
-    assert signed_in(alice).post(f"/devices/{device.pk}/revoke", data).status_code == 404
-    assert signed_in(alice).post("/devices/not-a-number/revoke", data).status_code == 404
-    assert get_access_token_model().objects.filter(pk=device.pk).exists()
 
 
 # Account
@@ -205,8 +160,14 @@ def test_someone_who_is_not_staff_cannot_use_the_admin_or_its_deactivate_action(
 def test_admin_lists_teams_packets_and_invites(alice):
     make_admin(alice)
     client = signed_in(alice)
-    for path in ("/admin/teams/team/", "/admin/teams/membership/", "/admin/teams/invite/",
-                 "/admin/packets/packet/", "/admin/accounts/user/", "/admin/accounts/apitoken/"):
+    for path in (
+        "/admin/teams/team/",
+        "/admin/teams/membership/",
+        "/admin/teams/invite/",
+        "/admin/packets/packet/",
+        "/admin/accounts/user/",
+        "/admin/accounts/apitoken/",
+    ):
         assert client.get(path).status_code == 200, path
 
 
@@ -216,10 +177,3 @@ def test_admin_is_branded_and_names_the_two_account_sections_apart(alice):
     assert "ltm hub administration" in body
     assert "People and tokens" in body  # ours; allauth's app keeps its "Accounts"
     assert "Django administration" not in body
-
-
-def test_device_revoke_question_shows_the_command_as_code(alice):
-    device = make_access_token(alice)
-    asked = signed_in(alice).post(f"/devices/{device.pk}/revoke").content.decode()
-    assert "runs <code>ltm auth</code> again" in asked
-    assert "`" not in asked

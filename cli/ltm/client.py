@@ -72,8 +72,16 @@ class Hub:
 
     # --- plumbing ---------------------------------------------------------------------
 
-    def request(self, method: str, path: str, *, body: bytes | None = None,
-                content_type: str | None = None, auth: bool = True, timeout: float | None = None) -> Response:
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: bytes | None = None,
+        content_type: str | None = None,
+        auth: bool = True,
+        timeout: float | None = None,
+    ) -> Response:
         """Send one request; return the response of any status, raise only when none came."""
         request = urllib.request.Request(self.host + path, data=body, method=method)
         request.add_header("User-Agent", USER_AGENT)
@@ -91,12 +99,19 @@ class Hub:
             reason = getattr(exc, "reason", exc)
             where = f" ({self.source})" if self.source else ""
             raise HubRequestError(
-                f"cannot reach {self.host} ({reason}); check the address {self.host}{where} "
-                f"and that the hub is running"
+                f"cannot reach {self.host} ({reason}); check the address {self.host}{where} and that the hub is running"
             ) from None
 
-    def call(self, method: str, path: str, *, json_body=None, raw: bytes | None = None,
-             auth: bool = True, expect: tuple[int, ...] = (200, 201, 204)) -> Response:
+    def call(
+        self,
+        method: str,
+        path: str,
+        *,
+        json_body=None,
+        raw: bytes | None = None,
+        auth: bool = True,
+        expect: tuple[int, ...] = (200, 201, 204),
+    ) -> Response:
         """A /v1 call: JSON in, JSON out, error bodies turned into HubRequestError."""
         if auth and not self.token:
             raise HubRequestError(f"not signed in; run `ltm auth {self.host}` first")
@@ -228,8 +243,9 @@ class Hub:
         response = self.call("POST", f"/v1/teams/{_segment(team)}/invites", json_body=body, expect=(200, 201))
         return self._data(response)
 
-    def team_events(self, name: str, limit: int | None = None, before: int | None = None,
-                    kind: str | None = None) -> dict:
+    def team_events(
+        self, name: str, limit: int | None = None, before: int | None = None, kind: str | None = None
+    ) -> dict:
         """A page of a team's activity log (this hub's extension): {"events", "next_before"}."""
         query = _query(limit=limit, before=before, kind=kind)
         return self._data(self.call("GET", f"/v1/teams/{_segment(name)}/events{query}", expect=(200,)))
@@ -293,16 +309,18 @@ class Hub:
         """Tell the hub this code is abandoned (this hub's `POST /oauth/device/cancel`), so nobody
         can approve it any more. Best effort: False when the hub did not confirm."""
         try:
-            response = self._form("/oauth/device/cancel", {"device_code": device_code, "client_id": CLIENT_ID},
-                                  timeout=timeout)
+            response = self._form(
+                "/oauth/device/cancel", {"device_code": device_code, "client_id": CLIENT_ID}, timeout=timeout
+            )
         except HubRequestError:
             return False
         return response.status == 200
 
     def _form(self, path: str, fields: dict, timeout: float | None = None) -> Response:
         body = urllib.parse.urlencode(fields).encode("ascii")
-        return self.request("POST", path, body=body, content_type="application/x-www-form-urlencoded",
-                            auth=False, timeout=timeout)
+        return self.request(
+            "POST", path, body=body, content_type="application/x-www-form-urlencoded", auth=False, timeout=timeout
+        )
 
 
 def _segment(value: str) -> str:

@@ -23,8 +23,14 @@ def copy(text: str) -> str | None:
         if not shutil.which(command[0]):
             continue
         try:
-            subprocess.run(command, input=text.encode("utf-8"), check=True, timeout=5,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run(
+                command,
+                input=text.encode("utf-8"),
+                check=True,
+                timeout=5,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
         except (OSError, subprocess.SubprocessError):
             continue
         return command[0]

@@ -51,6 +51,7 @@ def config_path() -> Path:
 
 # --- credentials -------------------------------------------------------------------------
 
+
 def read_token() -> str | None:
     """The stored token, or None when there is none."""
     try:
@@ -67,15 +68,8 @@ def write_token(token: str) -> Path:
     return path
 
 
-def delete_token() -> bool:
-    try:
-        credentials_path().unlink()
-    except FileNotFoundError:
-        return False
-    return True
-
-
 # --- config.toml -------------------------------------------------------------------------
+
 
 def read_config_file() -> dict:
     """The raw TOML table, empty when the file does not exist."""

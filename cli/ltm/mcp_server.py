@@ -1,18 +1,15 @@
 """`ltm mcp`: the ltm verbs as Model Context Protocol tools over stdio, for coding agents.
 
 The only module that imports the `mcp` SDK (the optional extra `ltm-hub-cli[mcp]`). The tools'
-names, descriptions and input schemas come from ltm.protocol.tools, which the hub's /mcp endpoint
-lists too; each function here parses its arguments, calls the verb and formats, as the command
-line does. Every call reads the stored credentials afresh, so an `ltm auth` in another terminal
-takes effect without restarting the agent. Failures come back as tool errors (is_error) whose
-text tells the agent what to fix; a rejected packet lists every schema error with its JSON path,
-so one more call can fix them all.
+names, descriptions and input schemas come from ltm.protocol.tools and what each answers from
+ltm.protocol.tool_calls, both shared with the hub's /mcp endpoint; here is only the backend that
+reaches the hub through the verbs, as the command line does. Every call reads the stored
+credentials afresh, so an `ltm auth` in another terminal takes effect without restarting the
+agent. Failures come back as tool errors (is_error) whose text tells the agent what to fix; a
+rejected packet lists every schema error with its JSON path, so one more call can fix them all.
 """
 
 from __future__ import annotations
-
-import json
-from contextlib import contextmanager
 
 import anyio
 import mcp_types
@@ -21,108 +18,63 @@ from mcp.server.stdio import stdio_server
 
 from . import __version__, verbs
 from .errors import IdTaken, LtmError, PacketRejected, RedactionRefused
-from .output import packet_summary, to_json, whoami_json
+from .output import header
+from .protocol import tool_calls
 from .protocol import tools as specs
-from .protocol.packet import canonical_json, with_defaults
+from .protocol.packet import canonical_json
+from .protocol.tool_calls import ToolError
 
 INSTRUCTIONS = specs.INSTRUCTIONS + " Uses the person's `ltm auth` sign-in."
-
-
-class ToolError(Exception):
-    """A failed call: its text goes back to the agent as a tool error."""
-
-
-def _save(packet: dict, allow_unredacted: bool = False, team: str | None = None) -> str:
-    raw = json.dumps(with_defaults(packet), ensure_ascii=False).encode("utf-8")
-    with _tool_errors():
-        pushed = verbs.push(raw, team=team, allow_unredacted=allow_unredacted)
-    return f"saved packet {pushed.id} on {pushed.host}" + (f" in team {team}" if team else "") + (
-        f". Resume it with the `resume` tool, id {pushed.id!r}."
-    )
-
-
-def _resume(id: str, thread: bool = False) -> str:
-    with _tool_errors():
-        return verbs.resume_thread(id) if thread else verbs.resume(id)
-
-
-def _ls(limit: int | None = None, team: str | None = None) -> str:
-    with _tool_errors():
-        return to_json(verbs.list_packets(limit=limit, team=team))
-
-
-def _search(q: str, team: str | None = None, limit: int | None = None) -> str:
-    with _tool_errors():
-        return to_json(verbs.search(q, team=team, limit=limit))
-
-
-def _show(id: str) -> str:
-    with _tool_errors():
-        return packet_summary(*verbs.show(id))
-
-
-def _pull(id: str) -> str:
-    with _tool_errors():
-        return canonical_json(verbs.pull(id))
-
-
-def _thread(id: str) -> str:
-    with _tool_errors():
-        return to_json(verbs.thread(id))
-
-
-def _rm(id: str) -> str:
-    with _tool_errors():
-        verbs.rm(id)
-    return f"deleted {id}"
-
-
-def _publish(id: str) -> str:
-    with _tool_errors():
-        return verbs.publish(id)
-
-
-def _unpublish(id: str) -> str:
-    with _tool_errors():
-        verbs.unpublish(id)
-    return f"unpublished {id}"
-
-
-def _whoami() -> str:
-    with _tool_errors():
-        return whoami_json(verbs.whoami())
-
-
-def _platform() -> str:
-    with _tool_errors():
-        return verbs.dashboard_url()
-
-
-# Each tool of ltm.protocol.tools (TOOLS and LOCAL_TOOLS) with the function that does it here.
-HANDLERS = {
-    "save": _save,
-    "push": _save,
-    "resume": _resume,
-    "thread": _thread,
-    "search": _search,
-    "ls": _ls,
-    "show": _show,
-    "pull": _pull,
-    "rm": _rm,
-    "publish": _publish,
-    "unpublish": _unpublish,
-    "example": lambda: to_json(verbs.example()),
-    "whoami": _whoami,
-    "platform": _platform,
-}
 SPECS = {**specs.TOOLS, **specs.LOCAL_TOOLS}
 
 
-@contextmanager
-def _tool_errors():
-    """Turn the client's errors into tool errors whose text tells the agent what to do."""
+class VerbsBackend:
+    """The tools' reads and writes (see ltm.protocol.tool_calls.Backend) through the hub's API."""
+
+    def push(self, packet: dict, team: str | None) -> tuple[str, str]:
+        pushed = verbs.push_packet(packet, team=team)
+        return pushed.host, pushed.id
+
+    def packet(self, packet_id: str) -> dict:
+        return verbs.show(packet_id)[0]
+
+    def pull(self, packet_id: str) -> str:
+        return canonical_json(verbs.pull(packet_id))
+
+    def show(self, packet_id: str):
+        packet, headers = verbs.show(packet_id)
+        return packet, header(headers, "X-LTM-Public-URL"), header(headers, "X-LTM-Published-At")
+
+    def thread(self, packet_id: str) -> list[dict]:
+        return verbs.thread(packet_id)
+
+    def search(self, q: str, team: str | None, limit: int | None) -> list[dict]:
+        return verbs.search(q, team=team, limit=limit)
+
+    def packets(self, limit: int | None, team: str | None) -> list[dict]:
+        return verbs.list_packets(limit=limit, team=team)
+
+    def delete(self, packet_id: str) -> None:
+        verbs.rm(packet_id)
+
+    def publish(self, packet_id: str) -> str:
+        return verbs.publish(packet_id)
+
+    def unpublish(self, packet_id: str) -> None:
+        verbs.unpublish(packet_id)
+
+    def whoami(self) -> dict:
+        return verbs.whoami()
+
+    def dashboard_url(self) -> str:
+        return verbs.dashboard_url()
+
+
+def call(name: str, arguments: dict | None) -> str:
+    """Run one tool; ToolError when the arguments or the call fail."""
+    _, arguments = tool_calls.checked(SPECS, name, arguments)
     try:
-        yield
+        return tool_calls.answer(VerbsBackend(), name, arguments)
     except PacketRejected as error:
         raise ToolError(specs.rejected_message(error.details)) from None
     except RedactionRefused as error:
@@ -134,39 +86,29 @@ def _tool_errors():
         raise ToolError(error.report().replace("run `ltm", "ask the person to run `ltm")) from None
 
 
-def call(name: str, arguments: dict | None) -> str:
-    """Run one tool; ToolError when the arguments or the call fail."""
-    spec = SPECS.get(name)
-    if spec is None:
-        raise ToolError(f"unknown tool {name!r}; the tools are: {', '.join(SPECS)}")
-    arguments = specs.present(arguments)
-    problems = specs.argument_errors(spec, arguments)
-    if problems:
-        raise ToolError(f"invalid arguments for {name}:\n" + "\n".join(f"- {p}" for p in problems)
-                        + ("\n" + specs.PACKET_SHAPE if "packet" in spec.properties else ""))
-    return HANDLERS[name](**arguments)
-
-
 # --- serving over stdio ------------------------------------------------------------------------
 
+
 async def _list_tools(ctx, params) -> mcp_types.ListToolsResult:
-    return mcp_types.ListToolsResult(tools=[
-        mcp_types.Tool(name=spec.name, description=spec.description, input_schema=spec.input_schema)
-        for spec in SPECS.values()
-    ])
+    return mcp_types.ListToolsResult(
+        tools=[
+            mcp_types.Tool(name=spec.name, description=spec.description, input_schema=spec.input_schema)
+            for spec in SPECS.values()
+        ]
+    )
 
 
 async def _call_tool(ctx, params: mcp_types.CallToolRequestParams):
     try:
         text = await anyio.to_thread.run_sync(call, params.name, params.arguments)
     except ToolError as error:  # a failed call is a result the agent reads, not a protocol error
-        return mcp_types.CallToolResult(content=[mcp_types.TextContent(type="text", text=str(error))],
-                                        is_error=True)
+        return mcp_types.CallToolResult(content=[mcp_types.TextContent(type="text", text=str(error))], is_error=True)
     return mcp_types.CallToolResult(content=[mcp_types.TextContent(type="text", text=text)])
 
 
-server = Server("ltm", version=__version__, instructions=INSTRUCTIONS,
-                on_list_tools=_list_tools, on_call_tool=_call_tool)
+server = Server(
+    "ltm", version=__version__, instructions=INSTRUCTIONS, on_list_tools=_list_tools, on_call_tool=_call_tool
+)
 
 
 def serve() -> None:

@@ -11,15 +11,12 @@ import sys
 
 from .config import load_config
 from .protocol.summary import plural, summary  # noqa: F401 - the commands take plural from here
+from .protocol.tool_calls import to_json  # noqa: F401 - the commands take it from here, as the tools do
 
 
 def note(message: str) -> None:
     """Errors and notes go to stderr, so stdout stays clean for pipes."""
     print(f"ltm: {message}", file=sys.stderr)
-
-
-def to_json(data) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False)
 
 
 def wants_json(flag: bool) -> bool:
@@ -34,8 +31,9 @@ def whoami_json(identity: dict) -> str:
 
 
 def packet_summary(packet: dict, headers: dict) -> str:
-    return summary(packet, public_url=header(headers, "X-LTM-Public-URL"),
-                   published_at=header(headers, "X-LTM-Published-At"))
+    return summary(
+        packet, public_url=header(headers, "X-LTM-Public-URL"), published_at=header(headers, "X-LTM-Published-At")
+    )
 
 
 def header(headers: dict, name: str) -> str | None:

@@ -124,12 +124,24 @@ def _me(state, user, method, body, headers):
             return 400, {"error": "a display name is at most 80 characters"}, None
         state.displays[user] = name
     token = headers["Authorization"].removeprefix("Bearer ")
-    return 200, {
-        "id": user.upper(), "username": user, "display_name": state.displays.get(user) or user,
-        "email": f"{user}@example.org",
-        "token": {"kind": "personal", "name": "laptop", "hint": hashlib.sha256(token.encode()).hexdigest()[:8],
-                  "scopes": ["read", "write"], "created_at": "2026-01-01T00:00:00Z", "expires_at": None},
-    }, None
+    return (
+        200,
+        {
+            "id": user.upper(),
+            "username": user,
+            "display_name": state.displays.get(user) or user,
+            "email": f"{user}@example.org",
+            "token": {
+                "kind": "personal",
+                "name": "laptop",
+                "hint": hashlib.sha256(token.encode()).hexdigest()[:8],
+                "scopes": ["read", "write"],
+                "created_at": "2026-01-01T00:00:00Z",
+                "expires_at": None,
+            },
+        },
+        None,
+    )
 
 
 def _user(state, headers):
@@ -194,8 +206,13 @@ def _readable(state, user, pid):
 def _thread_item(state, pid):
     record = state.packets[pid]
     packet = json.loads(record["body"])
-    return {"id": pid, "parent_id": packet.get("parent_id"), "created_at": packet["created_at"],
-            "goal": packet["goal"], "team": record["team"]}
+    return {
+        "id": pid,
+        "parent_id": packet.get("parent_id"),
+        "created_at": packet["created_at"],
+        "goal": packet["goal"],
+        "team": record["team"],
+    }
 
 
 def _thread(state, user, pid):
@@ -208,8 +225,10 @@ def _thread(state, user, pid):
     grown = True
     while grown:
         children = [
-            other for other in state.packets
-            if other not in items and _readable(state, user, other)
+            other
+            for other in state.packets
+            if other not in items
+            and _readable(state, user, other)
             and json.loads(state.packets[other]["body"]).get("parent_id") in items
         ]
         items.update((child, _thread_item(state, child)) for child in children)
@@ -224,7 +243,8 @@ def _export(state, user, query):
     if query.get("format", "jsonl") not in ("jsonl", "markdown"):
         return 400, {"error": "format must be one of jsonl, markdown"}, None
     chosen = [
-        pid for pid in reversed(state.order)
+        pid
+        for pid in reversed(state.order)
         if (state.packets[pid]["team"] == team if team else _readable(state, user, pid))
     ]
     packets = [json.loads(state.packets[pid]["body"]) for pid in chosen]
@@ -257,8 +277,16 @@ def _search(state, user, query):
             continue
         packet = json.loads(record["body"])
         if all(word in record["body"].lower() for word in words):
-            results.append({"id": pid, "created_at": packet["created_at"], "goal": packet["goal"],
-                            "team": record["team"], "snippet": packet["next_step"], "score": 0.5})
+            results.append(
+                {
+                    "id": pid,
+                    "created_at": packet["created_at"],
+                    "goal": packet["goal"],
+                    "team": record["team"],
+                    "snippet": packet["next_step"],
+                    "score": 0.5,
+                }
+            )
     limit = int(query["limit"]) if query.get("limit", "").isdigit() else 20
     return 200, {"results": results[:limit]}, None
 
@@ -280,7 +308,8 @@ def _teams(state, user, method, rest, body, base):
     if not rest and method == "GET":
         mine = [
             {"id": t["id"], "name": name, "owner_id": t["owner"], "created_at": "2026-04-22T00:00:00Z"}
-            for name, t in state.teams.items() if user in t["members"]
+            for name, t in state.teams.items()
+            if user in t["members"]
         ]
         return 200, {"teams": mine}, None
     team = state.teams.get(rest[0])

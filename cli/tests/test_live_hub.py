@@ -36,9 +36,11 @@ PACKET_ID = example_packet()["id"]
 @pytest.fixture
 def person(transactional_db):
     """A user with a personal API token: (user, token)."""
+
     def make(username):
         user, _ = user_upsert(username=username, password="correct-horse-battery")
         return user, api_token_create(actor=user, name="cli-test")[1]
+
     return make
 
 
@@ -123,7 +125,8 @@ def test_hub_rejection_lists_one_error_a_line_like_local_validation(signed_in, t
 
 
 def test_what_ltm_example_prints_can_be_pushed_by_everyone(
-        signed_in, live_server, person, tmp_path, monkeypatch, capsys):
+    signed_in, live_server, person, tmp_path, monkeypatch, capsys
+):
     out_of(capsys, ["push", write_example(tmp_path)])  # alice holds the protocol's fixed id
     _, bob_token = person("bob")
     monkeypatch.setenv("LTM_CONFIG_DIR", str(tmp_path / "bob"))
@@ -244,9 +247,8 @@ def test_device_flow_end_to_end(live_server, person, tmp_path, monkeypatch, caps
     """`ltm auth <host>`: the browser step is replaced by the hub's own approval service."""
     from urllib.parse import parse_qs, urlsplit
 
-    from accounts.services import device_grant_decide
-
     import ltm.device
+    from oauth.services import device_grant_decide
 
     alice, _ = person("alice")
     ensure_cli_application()
@@ -277,12 +279,15 @@ def test_device_flow_end_to_end(live_server, person, tmp_path, monkeypatch, caps
     assert json.loads(capsys.readouterr().out) == {"packets": []}
 
     # the device row: this machine's name, the client's version, and the hint whoami prints
-    from accounts.selectors import device_list
-
     import ltm
+    from oauth.selectors import device_list
 
     (device,) = device_list(viewer=alice)
-    assert (device.name, device.client, device.client_version) == (socket.gethostname(), "ltm Python client", ltm.__version__)
+    assert (device.name, device.client, device.client_version) == (
+        socket.gethostname(),
+        "ltm Python client",
+        ltm.__version__,
+    )
     assert device.requested_from == "127.0.0.1"
     assert main(["auth", "whoami"]) == 0
     identity = json.loads(capsys.readouterr().out)
@@ -293,10 +298,9 @@ def test_device_flow_end_to_end(live_server, person, tmp_path, monkeypatch, caps
 
 def test_ctrl_c_while_waiting_cancels_the_code(live_server, person, tmp_path, monkeypatch, capsys):
     """Ctrl-C during the polling tells the hub; the code can then not be approved."""
-    from accounts.selectors import device_grant_find
-    from core.errors import BadRequest
-
     import ltm.device
+    from core.errors import BadRequest
+    from oauth.selectors import device_grant_find
 
     alice, _ = person("alice")
     ensure_cli_application()

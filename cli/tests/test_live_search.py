@@ -21,7 +21,10 @@ def test_search_finds_by_any_word_order_and_stem(signed_in, tmp_path, capsys):
 
 def test_search_in_a_team_and_out_of_it(signed_in, tmp_path, capsys):
     out_of(capsys, ["teams", "create", "alpha"])
-    out_of(capsys, ["push", write_example(tmp_path, id="01HVLIVESEARCH00000000000C", goal="Heron in the team"), "-t", "alpha"])
+    out_of(
+        capsys,
+        ["push", write_example(tmp_path, id="01HVLIVESEARCH00000000000C", goal="Heron in the team"), "-t", "alpha"],
+    )
     out_of(capsys, ["push", write_example(tmp_path, id="01HVLIVESEARCH00000000000D", goal="Heron of my own")])
     team = json.loads(out_of(capsys, ["search", "heron", "-t", "alpha", "--json"]))["results"]
     assert [(r["id"], r["team"]) for r in team] == [("01HVLIVESEARCH00000000000C", "alpha")]

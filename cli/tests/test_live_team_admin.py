@@ -16,7 +16,13 @@ def as_user(monkeypatch, tmp_path, live_server, person, username, capsys):  # no
 
 
 def test_invite_by_email_and_by_label_with_the_rights_of_each_role(
-    signed_in, live_server, person, tmp_path, monkeypatch, capsys, mailoutbox  # noqa: F811
+    signed_in,
+    live_server,
+    person,
+    tmp_path,
+    monkeypatch,
+    capsys,
+    mailoutbox,  # noqa: F811
 ):
     from teams.models import Invite, Membership, Team
 
@@ -47,7 +53,12 @@ def test_invite_by_email_and_by_label_with_the_rights_of_each_role(
 
 
 def test_teams_log_for_members_and_not_outsiders(
-    signed_in, live_server, person, tmp_path, monkeypatch, capsys  # noqa: F811
+    signed_in,
+    live_server,
+    person,
+    tmp_path,
+    monkeypatch,
+    capsys,  # noqa: F811
 ):
     from teams.models import Membership, Team
 

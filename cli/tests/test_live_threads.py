@@ -13,8 +13,9 @@ def chain_packets(count=3):
     packets = []
     for number in range(1, count + 1):
         packet = example_packet()
-        packet.update(id=f"01LIVETHREAD{number:014d}", created_at=f"2026-04-0{number}T10:00:00Z",
-                      goal=f"live goal {number}")
+        packet.update(
+            id=f"01LIVETHREAD{number:014d}", created_at=f"2026-04-0{number}T10:00:00Z", goal=f"live goal {number}"
+        )
         if packets:
             packet["parent_id"] = packets[-1]["id"]
             packet["decisions"] = [{"what": f"Decision {number}", "why": "because", "locked": True}]
@@ -37,8 +38,13 @@ def test_import_thread_resume_and_export_round_trip(signed_in, tmp_path, capsys)
 
     thread = json.loads(out_of(capsys, ["thread", "--json", packets[1]["id"]]))["packets"]
     assert [item["id"] for item in thread] == [p["id"] for p in packets]
-    assert thread[0] == {"id": packets[0]["id"], "parent_id": None, "created_at": "2026-04-01T10:00:00Z",
-                         "goal": "live goal 1", "team": None}
+    assert thread[0] == {
+        "id": packets[0]["id"],
+        "parent_id": None,
+        "created_at": "2026-04-01T10:00:00Z",
+        "goal": "live goal 1",
+        "team": None,
+    }
 
     block = out_of(capsys, ["resume", packets[0]["id"], "--thread"])
     assert block == render_resume(packets[2], packets[:2])
@@ -48,9 +54,7 @@ def test_import_thread_resume_and_export_round_trip(signed_in, tmp_path, capsys)
     out_of(capsys, ["export", "-o", str(exported)])
     assert [json.loads(line) for line in exported.read_text().splitlines()] == packets
     markdown = out_of(capsys, ["export", "--format", "markdown"])
-    assert [line for line in markdown.splitlines() if line.startswith("## ")] == [
-        f"## {p['goal']}" for p in packets
-    ]
+    assert [line for line in markdown.splitlines() if line.startswith("## ")] == [f"## {p['goal']}" for p in packets]
 
 
 def test_import_reports_refusals_and_exits_1(signed_in, tmp_path, capsys):  # noqa: F811

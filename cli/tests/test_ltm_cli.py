@@ -7,7 +7,7 @@ import re
 import socket
 import stat
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -36,6 +36,7 @@ def pipe_stdin(monkeypatch, text):
 
 
 # --- push / save ---------------------------------------------------------------------------
+
 
 def test_push_sends_the_file_with_the_bearer_and_prints_the_id(hub, tmp_path, capsys):
     path = write_packet(tmp_path, example_packet())
@@ -161,6 +162,7 @@ def test_missing_file_is_a_clear_failure(hub, tmp_path, capsys):
 
 # --- ls / show / pull / rm / resume ------------------------------------------------------
 
+
 @pytest.fixture
 def two_packets(hub, tmp_path):
     first = packet_with(id="01HV00000000000000000000A1", goal="First goal")
@@ -178,9 +180,9 @@ def test_ls_is_newest_first_and_passes_the_limit(two_packets, hub, capsys):
     assert lines[1].startswith("01HV00000000000000000000B2") and lines[1].endswith("Second goal")
     assert main(["ls", "--limit", "1", "--json"]) == 0
     assert hub.last("GET", "/v1/packets").path == "/v1/packets?limit=1"
-    assert json.loads(capsys.readouterr().out) == {"packets": [
-        {"id": "01HV00000000000000000000B2", "created_at": "2026-04-22T00:00:00Z", "goal": "Second goal"}
-    ]}
+    assert json.loads(capsys.readouterr().out) == {
+        "packets": [{"id": "01HV00000000000000000000B2", "created_at": "2026-04-22T00:00:00Z", "goal": "Second goal"}]
+    }
 
 
 def test_ls_when_empty(hub, capsys):
@@ -337,6 +339,7 @@ def test_resume_refuses_a_packet_that_does_not_validate(two_packets, hub, capsys
 
 # --- teams, invites, join ---------------------------------------------------------------
 
+
 def test_teams_lifecycle(hub, capsys):
     assert main(["teams", "create", "core"]) == 0
     assert hub.last("POST", "/v1/teams").body == b'{"name": "core"}'
@@ -348,8 +351,10 @@ def test_teams_lifecycle(hub, capsys):
     assert "owner" in capsys.readouterr().out
     assert main(["teams", "leave", "core"]) == 1
     err = capsys.readouterr().err
-    assert f"you own team core, and an owner cannot leave; transfer the ownership on the team's page " \
-           f"{hub.url}/teams/core and leave then, or delete the team with `ltm teams rm core`" in err
+    assert (
+        f"you own team core, and an owner cannot leave; transfer the ownership on the team's page "
+        f"{hub.url}/teams/core and leave then, or delete the team with `ltm teams rm core`" in err
+    )
     assert main(["teams", "rm", "core"]) == 0
     assert main(["teams", "members", "core"]) == 1
     assert "team 'core' not found" in capsys.readouterr().err
@@ -373,8 +378,9 @@ def test_invite_and_join_on_a_clean_machine(hub, config_dir, monkeypatch, capsys
     assert "Authorization" not in accept.headers
     captured = capsys.readouterr()
     assert captured.out == "core\n"
-    assert 'joined team core as user "User2" (new account; run `ltm account claim` to sign in on the web)' \
-        in captured.err
+    assert (
+        'joined team core as user "User2" (new account; run `ltm account claim` to sign in on the web)' in captured.err
+    )
     token = (clean / "credentials").read_text()
     assert token.startswith("tok-user") and token.endswith("\n")
     assert stat.S_IMODE((clean / "credentials").stat().st_mode) == 0o600
@@ -394,12 +400,15 @@ def test_join_with_a_stored_token_sends_it(hub, capsys):
     assert "alice" in hub.state.teams["core"]["members"]
 
 
-@pytest.mark.parametrize("argv,config_user,sent", [
-    (["--name", "Bob Builder"], None, {"display": "Bob Builder"}),
-    (["--name", "Bob Builder"], "bob", {"display": "Bob Builder"}),
-    ([], "bob", {"display": "bob"}),
-    ([], None, {}),
-])
+@pytest.mark.parametrize(
+    "argv,config_user,sent",
+    [
+        (["--name", "Bob Builder"], None, {"display": "Bob Builder"}),
+        (["--name", "Bob Builder"], "bob", {"display": "Bob Builder"}),
+        ([], "bob", {"display": "bob"}),
+        ([], None, {}),
+    ],
+)
 def test_join_names_the_new_account(hub, config_dir, monkeypatch, capsys, argv, config_user, sent):
     hub.state.teams["core"] = {"id": "T1", "owner": "alice", "members": {"alice": "owner"}}
     hub.state.invites["c0de"] = "core"
@@ -423,6 +432,7 @@ def test_join_with_an_account_says_as_whom(hub, capsys):
 
 
 # --- output conventions -------------------------------------------------------------------
+
 
 def test_results_go_to_stdout_and_notes_to_stderr(two_packets, capsys):
     """Scripts read stdout: only what they may want (URLs, ids, names); every note on stderr."""
@@ -451,6 +461,7 @@ def test_leave_prints_its_note_on_stderr(hub, capsys):
 
 # --- auth ---------------------------------------------------------------------------------
 
+
 def test_auth_with_a_pasted_token(hub, config_dir, monkeypatch, capsys):
     (config_dir / "credentials").unlink()
     monkeypatch.delenv("LTM_HUB_URL")
@@ -467,7 +478,12 @@ def test_auth_with_a_pasted_token(hub, config_dir, monkeypatch, capsys):
     # the Go client's output first (indented JSON, keys host and token_hash8), then the account
     assert captured.out.startswith(f'{{\n  "host": "{hub.url}",\n  "token_hash8": "{fingerprint}",\n')
     identity = json.loads(captured.out)
-    assert identity["account"] == {"id": "ALICE", "username": "alice", "display_name": "alice", "email": "alice@example.org"}
+    assert identity["account"] == {
+        "id": "ALICE",
+        "username": "alice",
+        "display_name": "alice",
+        "email": "alice@example.org",
+    }
     assert identity["token"]["hint"] == fingerprint
     assert captured.err == f"ltm: signed in to {hub.url} as alice (alice@example.org)\n"
 
@@ -584,11 +600,14 @@ def test_device_flow_polls_slows_down_and_stores_the_token(hub, config_dir, fake
     assert (config_dir / "credentials").read_text() == "tok-device\n"
 
 
-@pytest.mark.parametrize("error,message", [
-    ("access_denied", "sign-in was denied"),
-    ("expired_token", "the code expired"),
-    ("invalid_grant", "sign-in failed: the device code is unknown"),
-])
+@pytest.mark.parametrize(
+    "error,message",
+    [
+        ("access_denied", "sign-in was denied"),
+        ("expired_token", "the code expired"),
+        ("invalid_grant", "sign-in failed: the device code is unknown"),
+    ],
+)
 def test_device_flow_stops_on_errors(hub, config_dir, fake_time, browser, capsys, error, message):
     (config_dir / "credentials").unlink()
     grant(hub)
@@ -662,6 +681,7 @@ def test_auth_without_any_host_is_a_usage_error(config_dir, capsys):
 
 # --- errors a person can act on ----------------------------------------------------------
 
+
 def test_rejected_token(hub, config_dir, capsys):
     (config_dir / "credentials").write_text("stale\n")
     assert main(["ls"]) == 1
@@ -725,8 +745,9 @@ def test_account_claim_on_a_hub_without_sign_in_links_says_so(hub, capsys):
 
 # --- example, platform ---------------------------------------------------------------------
 
+
 def test_example_prints_a_valid_packet_with_a_fresh_id_and_time(capsys):
-    before = datetime.now(timezone.utc).replace(microsecond=0)
+    before = datetime.now(UTC).replace(microsecond=0)
     assert main(["example"]) == 0
     first = json.loads(capsys.readouterr().out)
     assert main(["example"]) == 0
@@ -735,11 +756,12 @@ def test_example_prints_a_valid_packet_with_a_fresh_id_and_time(capsys):
     assert re.fullmatch(r"[0-9A-HJKMNP-TV-Z]{26}", first["id"])
     assert len({first["id"], second["id"], PROTOCOL_ID}) == 3
     assert first["created_at"].endswith("Z")
-    assert before <= parse_timestamp(first["created_at"]) <= datetime.now(timezone.utc)
+    assert before <= parse_timestamp(first["created_at"]) <= datetime.now(UTC)
     protocol = example_packet()
     assert protocol["id"] == PROTOCOL_ID  # the protocol's example itself is unchanged
-    assert {k: v for k, v in first.items() if k not in ("id", "created_at")} == \
-           {k: v for k, v in protocol.items() if k not in ("id", "created_at")}
+    assert {k: v for k, v in first.items() if k not in ("id", "created_at")} == {
+        k: v for k, v in protocol.items() if k not in ("id", "created_at")
+    }
     assert list(first) == list(protocol)  # same field order
 
 

@@ -156,12 +156,12 @@ def test_env_overrides_show_in_config_get_and_list_as_in_the_go_client(config_di
 def test_config_edit_opens_the_configured_editor(config_dir, monkeypatch):
     """`ltm config edit`, as the Go client: the config `editor`, else $EDITOR, else vi."""
     calls = []
-    monkeypatch.setattr("ltm.verbs.subprocess.call", lambda argv: calls.append(argv) or 0)
+    monkeypatch.setattr("ltm.verbs.account.subprocess.call", lambda argv: calls.append(argv) or 0)
     monkeypatch.setenv("EDITOR", "nano")
     assert main(["config", "edit"]) == 0
     assert main(["config", "set", "editor", "code --wait"]) == 0
     assert main(["config", "edit"]) == 0
-    monkeypatch.setattr("ltm.verbs.subprocess.call", lambda argv: calls.append(argv) or 3)
+    monkeypatch.setattr("ltm.verbs.account.subprocess.call", lambda argv: calls.append(argv) or 3)
     assert main(["config", "edit"]) == 1  # the editor failed
     path = str(config.config_path())
     assert calls == [["nano", path], ["code", "--wait", path], ["code", "--wait", path]]

@@ -44,8 +44,15 @@ def test_id_taken_names_the_id_and_the_way_out():
     assert "`ltm example`" in str(taken)
 
 
-@pytest.mark.parametrize("error, code", [(UsageError("bad"), 2), (LtmError("failed", ["why"]), 1),
-                                         (ConfigError("wrong key"), 1), (HubRequestError("down", 503), 1)])
+@pytest.mark.parametrize(
+    "error, code",
+    [
+        (UsageError("bad"), 2),
+        (LtmError("failed", ["why"]), 1),
+        (ConfigError("wrong key"), 1),
+        (HubRequestError("down", 503), 1),
+    ],
+)
 def test_main_turns_each_error_into_its_exit_code_and_a_note(monkeypatch, capsys, error, code):
     def fail(args):
         raise error

@@ -9,14 +9,28 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+from mcp import Client, StdioServerParameters
+
 import ltm
 from ltm.protocol.packet import canonical_json, example_packet, schema
 from ltm.protocol.resume import render_resume
 
-from mcp import Client, StdioServerParameters
-
-TOOLS = {"save", "push", "resume", "ls", "show", "pull", "rm", "publish", "unpublish", "example", "whoami", "thread", "search",
-         "platform"}
+TOOLS = {
+    "save",
+    "push",
+    "resume",
+    "ls",
+    "show",
+    "pull",
+    "rm",
+    "publish",
+    "unpublish",
+    "example",
+    "whoami",
+    "thread",
+    "search",
+    "platform",
+}
 
 
 def run_session(config_dir, hub_url, steps):
@@ -135,17 +149,32 @@ def test_requests_received_before_stdin_closes_are_all_answered(hub, config_dir)
     """`printf '<initialize>\\n<tools/list>\\n<tools/call>\\n' | ltm mcp`: every request gets its
     answer before the server exits, although stdin ends right after the last one."""
     requests = [
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        },
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
         {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "example", "arguments": {}}},
         {"jsonrpc": "2.0", "id": "four", "method": "tools/call", "params": {"name": "ls", "arguments": {}}},
     ]
     package_root = os.path.dirname(os.path.dirname(ltm.__file__))
-    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": package_root,
-           "LTM_CONFIG_DIR": str(config_dir), "LTM_HUB_URL": hub.url}
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONPATH": package_root,
+        "LTM_CONFIG_DIR": str(config_dir),
+        "LTM_HUB_URL": hub.url,
+    }
     done = subprocess.run(
-        [sys.executable, "-m", "ltm", "mcp"], env=env, capture_output=True, timeout=60,
+        [sys.executable, "-m", "ltm", "mcp"],
+        env=env,
+        capture_output=True,
+        timeout=60,
         input="".join(json.dumps(request) + "\n" for request in requests).encode(),
     )
     assert done.returncode == 0, done.stderr.decode()
@@ -158,13 +187,21 @@ def test_requests_received_before_stdin_closes_are_all_answered(hub, config_dir)
 
 def test_thread_tool_and_resume_of_a_thread(hub, config_dir):
     first, second = example_packet(), example_packet()
-    first.update(id="01MCPTHREAD000000000000001", created_at="2026-04-01T00:00:00Z",
-                 attempts=[{"tried": "Polling", "outcome": "failed", "learned": "too slow"}])
-    second.update(id="01MCPTHREAD000000000000002", created_at="2026-04-02T00:00:00Z", parent_id=first["id"],
-                  attempts=[])
+    first.update(
+        id="01MCPTHREAD000000000000001",
+        created_at="2026-04-01T00:00:00Z",
+        attempts=[{"tried": "Polling", "outcome": "failed", "learned": "too slow"}],
+    )
+    second.update(
+        id="01MCPTHREAD000000000000002", created_at="2026-04-02T00:00:00Z", parent_id=first["id"], attempts=[]
+    )
     for body in (first, second):
-        hub.state.packets[body["id"]] = {"owner": "alice", "team": None, "body": canonical_json(body),
-                                         "published": None}
+        hub.state.packets[body["id"]] = {
+            "owner": "alice",
+            "team": None,
+            "body": canonical_json(body),
+            "published": None,
+        }
 
     async def steps(client):
         return {

@@ -17,8 +17,9 @@ def run_without_sdk(code, config_dir):
         "PYTHONPATH": os.path.dirname(os.path.dirname(ltm.__file__)),
         "LTM_CONFIG_DIR": str(config_dir),
     }
-    return subprocess.run([sys.executable, "-c", WITHOUT_SDK + code], env=env, capture_output=True, text=True,
-                          timeout=60)
+    return subprocess.run(
+        [sys.executable, "-c", WITHOUT_SDK + code], env=env, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_ltm_mcp_without_the_sdk_names_the_extra_and_exits_1(config_dir):

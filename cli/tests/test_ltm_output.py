@@ -35,7 +35,9 @@ def test_packet_summary_counts_and_says_how_to_resume():
 
 def test_packet_summary_shows_the_public_page():
     headers = {"X-LTM-Public-URL": "https://hub/p/abc", "X-LTM-Published-At": "2026-04-22T09:30:00Z"}
-    assert "published  https://hub/p/abc (since 2026-04-22T09:30:00Z)" in output.packet_summary(example_packet(), headers)
+    assert "published  https://hub/p/abc (since 2026-04-22T09:30:00Z)" in output.packet_summary(
+        example_packet(), headers
+    )
 
 
 def test_whoami_json_is_the_go_clients_shape():

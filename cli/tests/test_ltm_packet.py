@@ -46,7 +46,15 @@ def test_v02_example_is_valid_and_round_trips_canonically():
 # the line and paragraph separators, a BOM, the last BMP and Unicode code points, an emoji, a
 # quote, a backslash and a closing script tag.
 AWKWARD_TEXTS = [chr(c) for c in range(0x100)] + [
-    "\u2028", "\u2029", "\ufeff", "\uffff", "\U0010ffff", "\U0001f600", '"', "\\", "</script>",
+    "\u2028",
+    "\u2029",
+    "\ufeff",
+    "\uffff",
+    "\U0010ffff",
+    "\U0001f600",
+    '"',
+    "\\",
+    "</script>",
 ]
 
 
@@ -89,10 +97,17 @@ def test_unsupported_version_names_the_supported_ones():
     assert errors_of(packet) == ['unsupported ltm_version "9.9" (supported: 0.1, 0.2)']
 
 
-@pytest.mark.parametrize("value,shown", [
-    (0.2, "a number (0.2)"), (2, "a number (2)"), (True, "a boolean (true)"), (None, "null"),
-    (["0.2"], "an array"), ({"v": "0.2"}, "an object"),
-])
+@pytest.mark.parametrize(
+    "value,shown",
+    [
+        (0.2, "a number (0.2)"),
+        (2, "a number (2)"),
+        (True, "a boolean (true)"),
+        (None, "null"),
+        (["0.2"], "an array"),
+        ({"v": "0.2"}, "an object"),
+    ],
+)
 def test_ltm_version_that_is_not_a_string_says_so(value, shown):
     packet = example_packet()
     packet["ltm_version"] = value
@@ -161,8 +176,27 @@ def test_created_at_with_offset_is_accepted():
 # The fast verdict (jsonschema-rs) against jsonschema's, on variants of a valid packet of each
 # version: each value replaced by each of these, each array made long, each top-level key removed,
 # an unknown key added to the packet and to each of its objects.
-ODD_VALUES = [None, True, 0, 1.5, -1, 10**40, "", "x", "A\n", "abc\n", "UPPER", "a" * 5000, "\ud800",
-              "2026-04-22T00:00:00Z", [], ["x"], [{}], {}, {"what": 1}]
+ODD_VALUES = [
+    None,
+    True,
+    0,
+    1.5,
+    -1,
+    10**40,
+    "",
+    "x",
+    "A\n",
+    "abc\n",
+    "UPPER",
+    "a" * 5000,
+    "\ud800",
+    "2026-04-22T00:00:00Z",
+    [],
+    ["x"],
+    [{}],
+    {},
+    {"what": 1},
+]
 
 
 def mutations(value, path=()):

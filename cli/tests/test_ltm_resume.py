@@ -91,8 +91,11 @@ def test_multiline_text_stays_inside_its_list_item():
 
 def test_ancestors_carry_their_locked_decisions_and_failed_attempts_once():
     root = {
-        "ltm_version": "0.2", "id": "01ROOTPACKET00000000000000", "created_at": "2026-01-01T00:00:00Z",
-        "goal": "Start", "next_step": "Go on",
+        "ltm_version": "0.2",
+        "id": "01ROOTPACKET00000000000000",
+        "created_at": "2026-01-01T00:00:00Z",
+        "goal": "Start",
+        "next_step": "Go on",
         "decisions": [
             {"what": "Use PostgreSQL", "why": "Concurrency", "locked": True},
             {"what": "Maybe Redis", "why": "Speed", "locked": False},
@@ -104,8 +107,12 @@ def test_ancestors_carry_their_locked_decisions_and_failed_attempts_once():
         ],
     }
     latest = {
-        "ltm_version": "0.2", "id": "01LATESTPACKET000000000000", "created_at": "2026-01-02T00:00:00Z",
-        "goal": "Finish", "next_step": "Ship it", "parent_id": root["id"],
+        "ltm_version": "0.2",
+        "id": "01LATESTPACKET000000000000",
+        "created_at": "2026-01-02T00:00:00Z",
+        "goal": "Finish",
+        "next_step": "Ship it",
+        "parent_id": root["id"],
         "decisions": [{"what": "Keep the API", "why": "Clients", "locked": True}],
     }
     block = render_resume(latest, [root])

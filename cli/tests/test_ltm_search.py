@@ -14,9 +14,11 @@ from .test_ltm_mcp import run_session, text
 def packets(hub, tmp_path):
     """Two personal packets of alice and one in her team alpha."""
     assert main(["teams", "create", "alpha"]) == 0
-    for pid, goal, team in [("01HVSEARCH00000000000000A1", "Fix the flaky test", None),
-                            ("01HVSEARCH00000000000000B2", "Rotate the leaked password", None),
-                            ("01HVSEARCH00000000000000C3", "Flaky deploys of the team", "alpha")]:
+    for pid, goal, team in [
+        ("01HVSEARCH00000000000000A1", "Fix the flaky test", None),
+        ("01HVSEARCH00000000000000B2", "Rotate the leaked password", None),
+        ("01HVSEARCH00000000000000C3", "Flaky deploys of the team", "alpha"),
+    ]:
         path = tmp_path / f"{pid}.json"
         path.write_text(json.dumps({**example_packet(), "id": pid, "goal": goal}))
         assert main(["push", str(path)] + (["-t", team] if team else [])) == 0
@@ -66,9 +68,12 @@ def test_search_needs_words(hub, capsys):
 def test_the_mcp_search_tool(packets, config_dir):
     async def steps(client):
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
-        return (tools["search"], await client.call_tool("search", {"q": "flaky", "team": "alpha", "limit": 3}),
-                await client.call_tool("search", {"q": "flaky", "team": "nope"}),
-                await client.call_tool("search", {"q": ""}))
+        return (
+            tools["search"],
+            await client.call_tool("search", {"q": "flaky", "team": "alpha", "limit": 3}),
+            await client.call_tool("search", {"q": "flaky", "team": "nope"}),
+            await client.call_tool("search", {"q": ""}),
+        )
 
     tool, found, unknown, blank = run_session(config_dir, packets.url, steps)
     assert set(tool.input_schema["properties"]) == {"q", "team", "limit"}
@@ -77,4 +82,4 @@ def test_the_mcp_search_tool(packets, config_dir):
     assert [r["id"] for r in json.loads(text(found))] == ["01HVSEARCH00000000000000C3"]
     assert any(r.path == "/v1/search?q=flaky&team=alpha&limit=3" for r in packets.state.requests)
     assert unknown.is_error and "team 'nope' not found" in text(unknown)
-    assert blank.is_error and "what should ltm search for?" in text(blank)
+    assert blank.is_error and "q is required: the words to search for" in text(blank)

@@ -12,15 +12,13 @@ from ltm.protocol.resume import render_resume
 
 def packet(number, **changes):
     body = example_packet()
-    body.update(id=f"01THREADPACKET{number:012d}", created_at=f"2026-04-{number:02d}T10:00:00Z",
-                goal=f"goal {number}")
+    body.update(id=f"01THREADPACKET{number:012d}", created_at=f"2026-04-{number:02d}T10:00:00Z", goal=f"goal {number}")
     body.update(changes)
     return body
 
 
 def store(hub, body, owner="alice", team=None, published=None):
-    hub.state.packets[body["id"]] = {"owner": owner, "team": team, "body": canonical_json(body),
-                                     "published": published}
+    hub.state.packets[body["id"]] = {"owner": owner, "team": team, "body": canonical_json(body), "published": published}
     hub.state.order.insert(0, body["id"])
 
 
@@ -33,8 +31,11 @@ def run(capsys, argv, code=0):
 def chain(hub):
     """Three packets, each continuing the one before; the first has a locked decision and a failed
     attempt the last does not repeat."""
-    first = packet(1, decisions=[{"what": "Keep SQLite", "why": "one file", "locked": True}],
-                   attempts=[{"tried": "A cache", "outcome": "failed", "learned": "stale reads"}])
+    first = packet(
+        1,
+        decisions=[{"what": "Keep SQLite", "why": "one file", "locked": True}],
+        attempts=[{"tried": "A cache", "outcome": "failed", "learned": "stale reads"}],
+    )
     second = packet(2, parent_id=first["id"])
     third = packet(3, parent_id=second["id"], decisions=[], attempts=[])
     for body in (first, second, third):
@@ -53,8 +54,13 @@ def test_thread_prints_the_chain_oldest_first(hub, chain, capsys):
 def test_thread_json_is_the_hubs_answer(hub, chain, capsys):
     data = json.loads(run(capsys, ["thread", "--json", chain[0]["id"]]).out)
     assert [item["id"] for item in data["packets"]] == [body["id"] for body in chain]
-    assert data["packets"][1] == {"id": chain[1]["id"], "parent_id": chain[0]["id"],
-                                  "created_at": chain[1]["created_at"], "goal": "goal 2", "team": None}
+    assert data["packets"][1] == {
+        "id": chain[1]["id"],
+        "parent_id": chain[0]["id"],
+        "created_at": chain[1]["created_at"],
+        "goal": "goal 2",
+        "team": None,
+    }
 
 
 def test_thread_of_an_unknown_packet_says_so(hub, capsys):
@@ -136,11 +142,15 @@ def test_import_into_a_team_and_a_clean_file_exits_0(hub, tmp_path, capsys):
     assert hub.state.packets[packet(1)["id"]]["team"] == "core"
 
 
-@pytest.mark.parametrize("line, reason", [
-    ("[" * 100_000, "bytes; the maximum is 32768 bytes"),
-    ('{"a":' * 100_000, "bytes; the maximum is 32768 bytes"),
-    ("[" * 5000 + "]" * 5000, "invalid JSON: nested more than 32 levels deep"),
-], ids=["unclosed-arrays", "unclosed-objects", "closed-arrays"])
+@pytest.mark.parametrize(
+    "line, reason",
+    [
+        ("[" * 100_000, "bytes; the maximum is 32768 bytes"),
+        ('{"a":' * 100_000, "bytes; the maximum is 32768 bytes"),
+        ("[" * 5000 + "]" * 5000, "invalid JSON: nested more than 32 levels deep"),
+    ],
+    ids=["unclosed-arrays", "unclosed-objects", "closed-arrays"],
+)
 def test_import_reports_a_deeply_nested_line_and_goes_on(hub, tmp_path, capsys, line, reason):
     path = tmp_path / "in.jsonl"
     path.write_text(line + "\n" + json.dumps(packet(1)) + "\n")
@@ -155,6 +165,7 @@ def test_import_of_a_missing_file(hub, tmp_path, capsys):
 
 
 # --- public links: no account needed ----------------------------------------------------------
+
 
 @pytest.fixture
 def public(hub, config_dir):

@@ -21,9 +21,12 @@ def silent_redis():
 @pytest.fixture
 def cache(monkeypatch, silent_redis):
     monkeypatch.setattr(FailOpenRedisCache, "down_until", 0.0)
-    return FailOpenRedisCache(silent_redis, {
-        "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": TIMEOUT, "SOCKET_TIMEOUT": TIMEOUT, "IGNORE_EXCEPTIONS": True},
-    })
+    return FailOpenRedisCache(
+        silent_redis,
+        {
+            "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": TIMEOUT, "SOCKET_TIMEOUT": TIMEOUT, "IGNORE_EXCEPTIONS": True},
+        },
+    )
 
 
 def timed(call):

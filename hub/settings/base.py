@@ -11,7 +11,6 @@ from pathlib import Path
 
 import environ
 
-
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 env = environ.Env()
@@ -58,6 +57,7 @@ INSTALLED_APPS = [
     "axes",
     "core",
     "accounts",
+    "oauth",
     "teams",
     "packets",
 ]
@@ -179,7 +179,7 @@ CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {}
-# Device flow: expired device grants and expired OAuth tokens leave the database every hour.
+# OAuth (oauth.tasks): expired device grants and expired OAuth tokens leave the database every hour.
 CELERY_BEAT_SCHEDULE["purge-expired-oauth"] = {
     "task": "accounts.tasks.purge_expired_oauth",
     "schedule": 3600.0,
@@ -236,7 +236,7 @@ STORAGES = {
 }
 
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.BearerAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["oauth.authentication.BearerAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticated",
         "accounts.authentication.TokenScopeAllowsMethod",
@@ -251,7 +251,7 @@ REST_FRAMEWORK = {
 # The OpenAPI description of /v1, served at /v1/openapi.json and /v1/docs (drf-spectacular).
 SPECTACULAR_SETTINGS = {
     "TITLE": "ltm hub API",
-    "DESCRIPTION": "The ltm wire protocol (/v1) as this hub speaks it. Every error body is `{\"error\": message}`.",
+    "DESCRIPTION": 'The ltm wire protocol (/v1) as this hub speaks it. Every error body is `{"error": message}`.',
     "VERSION": "0.2",
     # 3.1: its schemas are JSON Schema 2020-12, the dialect of the packet schemas it embeds.
     "OAS_VERSION": "3.1.0",
@@ -266,8 +266,11 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"DependencyStateEnum": "core.serializers.DEPENDENCY_STATES"},
     # The OAuth metadata documents and client registration (the toolkit's views, not DRF's), then
     # the limits gunicorn answers for on every operation.
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "accounts.openapi.add_oauth_paths",
-                            "core.openapi.add_server_limits"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "oauth.openapi.add_oauth_paths",
+        "core.openapi.add_server_limits",
+    ],
 }
 
 # Mail (sign-up verification, password reset) goes to the console until EMAIL_HOST names an SMTP
@@ -335,16 +338,16 @@ OAUTH2_PROVIDER = {
     "DEFAULT_SCOPES": ["read", "write"],
     "OAUTH_DEVICE_VERIFICATION_URI": "/device",
     "OAUTH_DEVICE_VERIFICATION_URI_COMPLETE": "/device?user_code={user_code}",
-    "OAUTH2_SERVER_CLASS": "accounts.oauth.HubOAuth2Server",
-    "OAUTH2_VALIDATOR_CLASS": "accounts.oauth.HubOAuth2Validator",
-    "ACCESS_TOKEN_GENERATOR": "accounts.oauth.access_token_generator",
+    "OAUTH2_SERVER_CLASS": "oauth.server.HubOAuth2Server",
+    "OAUTH2_VALIDATOR_CLASS": "oauth.server.HubOAuth2Validator",
+    "ACCESS_TOKEN_GENERATOR": "oauth.server.access_token_generator",
     # Only a SHA-256 checksum of each access token is stored (RFC 9700); it needs no grace period.
     "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
     "REFRESH_TOKEN_GRACE_PERIOD_SECONDS": 0,
     # Every RFC 9700 recommendation is enforced (no implicit or password grant, no plain PKCE, no
     # token in a query string, `iss` in authorization responses, refresh-token replay revokes the
     # family) but one: loopback redirect URIs are plain http (RFC 8252), which the toolkit can
-    # only allow for every host; accounts.oauth.redirect_uri_problem allows it for loopback
+    # only allow for every host; oauth.server.redirect_uri_problem allows it for loopback
     # addresses only, and oauth2_provider.W008 is silenced below for that reason.
     "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
     "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
@@ -362,13 +365,17 @@ OAUTH2_PROVIDER = {
     # MCP clients sign themselves in (mcp_remote, accounts/oauth.py): the authorization code
     # grant, clients registered on the fly (RFC 7591) or by their metadata document's URL.
     "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
-    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"],
+    "OAUTH2_GRANT_TYPES_SUPPORTED": [
+        "authorization_code",
+        "refresh_token",
+        "urn:ietf:params:oauth:grant-type:device_code",
+    ],
     "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["none", "client_secret_basic", "client_secret_post"],
     "DCR_ENABLED": True,
     "DCR_REGISTRATION_PERMISSION_CLASSES": ("oauth2_provider.dcr.AllowAllDCRPermission",),
     "DCR_REGISTRATION_TOKEN_EXPIRE_SECONDS": 90 * 24 * 3600,
     "CIMD_ENABLED": True,
-    "CIMD_METADATA_FETCHER": "accounts.oauth.HubMetadataFetcher",
+    "CIMD_METADATA_FETCHER": "oauth.server.HubMetadataFetcher",
     "OAUTH2_PROTECTED_RESOURCE_NAME": "ltm hub",
 }
 if LTM_EXTERNAL_URL:
@@ -381,7 +388,7 @@ SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
 # which a client may send with every non-ASCII character escaped.
 LTM_MCP_MAX_REQUEST_BYTES = env.int("LTM_MCP_MAX_REQUEST_BYTES", default=128 * 1024)
 # Tests only: a certificate authority file whose https://127.0.0.1 client metadata documents the
-# hub fetches (accounts.oauth.HubMetadataFetcher). Empty: never from a loopback address.
+# hub fetches (oauth.server.HubMetadataFetcher). Empty: never from a loopback address.
 CIMD_LOOPBACK_CA_FILE = ""
 
 # Log lines name paths (`Not Found: /v1/invites/<code>`, runserver's request lines): the filter

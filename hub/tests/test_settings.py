@@ -42,8 +42,9 @@ PRODUCTION = {"SECRET_KEY": "a-real-secret", "ALLOWED_HOSTS": "hub.example.org"}
 def run_settings(module: str, **env: str) -> subprocess.CompletedProcess:
     """Import `module` in a new interpreter whose environment holds only PATH and `env`."""
     environment = {"PATH": os.environ.get("PATH", ""), "DJANGO_SETTINGS_MODULE": module, **env}
-    return subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=environment,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", PROBE], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120
+    )
 
 
 def loaded(module: str, **env: str) -> dict:
@@ -131,13 +132,29 @@ def test_the_redis_cache_gives_up_fast_and_fails_open():
 def test_postgresql_connections_have_timeouts_and_prepared_statements():
     url = "postgres://ltm:pw@db.example.org:5432/ltm"
     options = loaded("hub.settings.production", DATABASE_URL=url, **PRODUCTION)["DB_OPTIONS"]
-    assert options == {"connect_timeout": 3, "options": "-c statement_timeout=4000", "answer_timeout": 4.5,
-                       "server_side_binding": True, "prepare_threshold": 5}
-    tuned = loaded("hub.settings.production", DATABASE_URL=url, DB_CONNECT_TIMEOUT="1",
-                   DB_STATEMENT_TIMEOUT="0", DB_PREPARED_STATEMENTS="0", **PRODUCTION)["DB_OPTIONS"]
+    assert options == {
+        "connect_timeout": 3,
+        "options": "-c statement_timeout=4000",
+        "answer_timeout": 4.5,
+        "server_side_binding": True,
+        "prepare_threshold": 5,
+    }
+    tuned = loaded(
+        "hub.settings.production",
+        DATABASE_URL=url,
+        DB_CONNECT_TIMEOUT="1",
+        DB_STATEMENT_TIMEOUT="0",
+        DB_PREPARED_STATEMENTS="0",
+        **PRODUCTION,
+    )["DB_OPTIONS"]
     # Off (for a pooler that cannot keep them): Django's own default, client-side binding.
-    assert tuned == {"connect_timeout": 1, "options": "-c statement_timeout=0", "answer_timeout": None,
-                     "server_side_binding": False, "prepare_threshold": None}
+    assert tuned == {
+        "connect_timeout": 1,
+        "options": "-c statement_timeout=0",
+        "answer_timeout": None,
+        "server_side_binding": False,
+        "prepare_threshold": None,
+    }
 
 
 def test_test_settings_use_the_fast_password_hasher_and_eager_tasks():
@@ -149,12 +166,28 @@ def test_test_settings_use_the_fast_password_hasher_and_eager_tasks():
 def test_production_mail_from_one_email_url_or_a_file_folder():
     tls = loaded("hub.settings.production", **PRODUCTION, EMAIL_URL="smtp+tls://hub:s3cret@smtp.example.org:587")
     assert tls["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
-    assert tls["EMAIL"] == {"EMAIL_HOST": "smtp.example.org", "EMAIL_PORT": 587, "EMAIL_HOST_USER": "hub",
-                            "EMAIL_HOST_PASSWORD": "s3cret", "EMAIL_USE_TLS": True, "EMAIL_USE_SSL": False,
-                            "EMAIL_FILE_PATH": ""}
+    assert tls["EMAIL"] == {
+        "EMAIL_HOST": "smtp.example.org",
+        "EMAIL_PORT": 587,
+        "EMAIL_HOST_USER": "hub",
+        "EMAIL_HOST_PASSWORD": "s3cret",
+        "EMAIL_USE_TLS": True,
+        "EMAIL_USE_SSL": False,
+        "EMAIL_FILE_PATH": "",
+    }
     ssl = loaded("hub.settings.production", **PRODUCTION, EMAIL_URL="smtp+ssl://hub:s3cret@smtp.example.org:465")
-    assert (ssl["EMAIL"]["EMAIL_USE_SSL"], ssl["EMAIL"]["EMAIL_USE_TLS"], ssl["EMAIL"]["EMAIL_PORT"]) == (True, False, 465)
-    files = loaded("hub.settings.production", **PRODUCTION,
-                   EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend", EMAIL_FILE_PATH="var/mail")
+    assert (ssl["EMAIL"]["EMAIL_USE_SSL"], ssl["EMAIL"]["EMAIL_USE_TLS"], ssl["EMAIL"]["EMAIL_PORT"]) == (
+        True,
+        False,
+        465,
+    )
+    files = loaded(
+        "hub.settings.production",
+        **PRODUCTION,
+        EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend",
+        EMAIL_FILE_PATH="var/mail",
+    )
     assert (files["EMAIL_BACKEND"], files["EMAIL"]["EMAIL_FILE_PATH"]) == (
-        "django.core.mail.backends.filebased.EmailBackend", "var/mail")
+        "django.core.mail.backends.filebased.EmailBackend",
+        "var/mail",
+    )

@@ -63,8 +63,14 @@ def pkce():
 def consent(person, *, client_id, redirect_uri, challenge, scope=None, resource=None):
     """The person's browser at the consent page, then Allow: (the page's text, the redirect's
     query parameters)."""
-    params = {"response_type": "code", "client_id": client_id, "redirect_uri": redirect_uri, "state": "s-123",
-              "code_challenge": challenge, "code_challenge_method": "S256"}
+    params = {
+        "response_type": "code",
+        "client_id": client_id,
+        "redirect_uri": redirect_uri,
+        "state": "s-123",
+        "code_challenge": challenge,
+        "code_challenge_method": "S256",
+    }
     if scope:
         params["scope"] = scope
     if resource:
@@ -90,17 +96,27 @@ def token_request(**fields):
 
 def mcp(token, method, params, protocol, **headers):
     body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
-    response = Client().post("/mcp", json.dumps(body), content_type="application/json",
-                             HTTP_AUTHORIZATION=f"Bearer {token}", HTTP_ACCEPT="application/json, text/event-stream",
-                             HTTP_MCP_PROTOCOL_VERSION=protocol, **headers)
+    response = Client().post(
+        "/mcp",
+        json.dumps(body),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+        HTTP_ACCEPT="application/json, text/event-stream",
+        HTTP_MCP_PROTOCOL_VERSION=protocol,
+        **headers,
+    )
     assert response.status_code == 200, response.content
     return response.json()["result"]
 
 
 def whoami_with_a_handshake(token, protocol):
     """A client of the handshake revisions (up to 2025-11-25): initialize, then a tool call."""
-    started = mcp(token, "initialize", {"protocolVersion": protocol, "capabilities": {},
-                                        "clientInfo": {"name": "profile", "version": "1"}}, protocol)
+    started = mcp(
+        token,
+        "initialize",
+        {"protocolVersion": protocol, "capabilities": {}, "clientInfo": {"name": "profile", "version": "1"}},
+        protocol,
+    )
     assert started["protocolVersion"] == protocol
     result = mcp(token, "tools/call", {"name": "whoami", "arguments": {}}, protocol)
     assert not result.get("isError"), result
@@ -110,13 +126,22 @@ def whoami_with_a_handshake(token, protocol):
 def whoami_stateless(token):
     """A 2026-07-28 client: server/discover, then a tool call, each request on its own."""
     protocol = "2026-07-28"
-    meta = {META + "protocolVersion": protocol, META + "clientInfo": {"name": "profile", "version": "1"},
-            META + "clientCapabilities": {}}
+    meta = {
+        META + "protocolVersion": protocol,
+        META + "clientInfo": {"name": "profile", "version": "1"},
+        META + "clientCapabilities": {},
+    }
     discovered = mcp(token, "server/discover", {"_meta": meta}, protocol, HTTP_MCP_METHOD="server/discover")
     assert protocol in discovered["supportedVersions"]
     assert "tools" in discovered["capabilities"]
-    result = mcp(token, "tools/call", {"name": "whoami", "arguments": {}, "_meta": meta}, protocol,
-                 HTTP_MCP_METHOD="tools/call", HTTP_MCP_NAME="whoami")
+    result = mcp(
+        token,
+        "tools/call",
+        {"name": "whoami", "arguments": {}, "_meta": meta},
+        protocol,
+        HTTP_MCP_METHOD="tools/call",
+        HTTP_MCP_NAME="whoami",
+    )
     assert not result.get("isError"), result
     return json.loads(result["content"][0]["text"])
 
@@ -140,44 +165,85 @@ def metadata_documents(tmp_path, settings):
 def test_cursor(alice):
     discover()
     client_id = register(
-        client_name="Cursor", application_type="web", token_endpoint_auth_method="none",
-        redirect_uris=["cursor://anysphere.cursor-mcp/oauth/callback", "http://127.0.0.1:33418/callback",
-                       "https://cursor.com/oauth/callback"],
-        grant_types=["authorization_code", "refresh_token"], response_types=["code"],
+        client_name="Cursor",
+        application_type="web",
+        token_endpoint_auth_method="none",
+        redirect_uris=[
+            "cursor://anysphere.cursor-mcp/oauth/callback",
+            "http://127.0.0.1:33418/callback",
+            "https://cursor.com/oauth/callback",
+        ],
+        grant_types=["authorization_code", "refresh_token"],
+        response_types=["code"],
     )
     verifier, challenge = pkce()
     redirect_uri = "cursor://anysphere.cursor-mcp/oauth/callback"
-    text, answer = consent(signed_in(alice), client_id=client_id, redirect_uri=redirect_uri, challenge=challenge,
-                           resource=MCP)
+    text, answer = consent(
+        signed_in(alice), client_id=client_id, redirect_uri=redirect_uri, challenge=challenge, resource=MCP
+    )
     assert "Cursor" in text and "That is an app on this computer." in text
-    tokens = token_request(grant_type="authorization_code", client_id=client_id, code=answer["code"],
-                           redirect_uri=redirect_uri, code_verifier=verifier, resource=MCP)
+    tokens = token_request(
+        grant_type="authorization_code",
+        client_id=client_id,
+        code=answer["code"],
+        redirect_uri=redirect_uri,
+        code_verifier=verifier,
+        resource=MCP,
+    )
     assert whoami_with_a_handshake(tokens["access_token"], "2025-06-18")["user"]["username"] == "alice"
 
 
 def test_vs_code(alice, metadata_documents):
     discover()
-    client_id = metadata_documents("/oauth/client-metadata.json", {
-        "client_name": "Visual Studio Code", "client_uri": "https://code.visualstudio.com",
-        "redirect_uris": ["http://127.0.0.1:33418/", "https://vscode.dev/redirect"],
-        "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
-        "token_endpoint_auth_method": "none", "application_type": "native",
-    })
+    client_id = metadata_documents(
+        "/oauth/client-metadata.json",
+        {
+            "client_name": "Visual Studio Code",
+            "client_uri": "https://code.visualstudio.com",
+            "redirect_uris": ["http://127.0.0.1:33418/", "https://vscode.dev/redirect"],
+            "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"],
+            "token_endpoint_auth_method": "none",
+            "application_type": "native",
+        },
+    )
     verifier, challenge = pkce()
     redirect_uri = "http://127.0.0.1:51234/"  # 33418 was busy: any loopback port (RFC 8252 section 7.3)
-    text, answer = consent(signed_in(alice), client_id=client_id, redirect_uri=redirect_uri, challenge=challenge,
-                           scope="read write", resource=MCP)
+    text, answer = consent(
+        signed_in(alice),
+        client_id=client_id,
+        redirect_uri=redirect_uri,
+        challenge=challenge,
+        scope="read write",
+        resource=MCP,
+    )
     assert "Visual Studio Code" in text
-    tokens = token_request(grant_type="authorization_code", client_id=client_id, code=answer["code"],
-                           redirect_uri=redirect_uri, code_verifier=verifier, resource=MCP)
+    tokens = token_request(
+        grant_type="authorization_code",
+        client_id=client_id,
+        code=answer["code"],
+        redirect_uri=redirect_uri,
+        code_verifier=verifier,
+        resource=MCP,
+    )
     assert whoami_with_a_handshake(tokens["access_token"], "2025-11-25")["user"]["username"] == "alice"
 
     # The same person on vscode.dev, the web build.
     verifier, challenge = pkce()
-    _, answer = consent(signed_in(alice), client_id=client_id, redirect_uri="https://vscode.dev/redirect",
-                        challenge=challenge, resource=MCP)
-    assert token_request(grant_type="authorization_code", client_id=client_id, code=answer["code"],
-                         redirect_uri="https://vscode.dev/redirect", code_verifier=verifier)["access_token"]
+    _, answer = consent(
+        signed_in(alice),
+        client_id=client_id,
+        redirect_uri="https://vscode.dev/redirect",
+        challenge=challenge,
+        resource=MCP,
+    )
+    assert token_request(
+        grant_type="authorization_code",
+        client_id=client_id,
+        code=answer["code"],
+        redirect_uri="https://vscode.dev/redirect",
+        code_verifier=verifier,
+    )["access_token"]
 
 
 def test_claude_code(alice):
@@ -185,13 +251,22 @@ def test_claude_code(alice):
     discover("/.well-known/oauth-protected-resource/mcp")
     assert Client().get("/.well-known/oauth-protected-resource").status_code == 200
     redirect_uri = "http://localhost:54545/callback"
-    client_id = register(client_name="Claude Code (ltm)", redirect_uris=[redirect_uri],
-                         grant_types=["authorization_code", "refresh_token"], response_types=["code"],
-                         token_endpoint_auth_method="none")
+    client_id = register(
+        client_name="Claude Code (ltm)",
+        redirect_uris=[redirect_uri],
+        grant_types=["authorization_code", "refresh_token"],
+        response_types=["code"],
+        token_endpoint_auth_method="none",
+    )
     verifier, challenge = pkce()
     _, answer = consent(signed_in(alice), client_id=client_id, redirect_uri=redirect_uri, challenge=challenge)
-    tokens = token_request(grant_type="authorization_code", client_id=client_id, code=answer["code"],
-                           redirect_uri=redirect_uri, code_verifier=verifier)  # no resource either
+    tokens = token_request(
+        grant_type="authorization_code",
+        client_id=client_id,
+        code=answer["code"],
+        redirect_uri=redirect_uri,
+        code_verifier=verifier,
+    )  # no resource either
     assert whoami_with_a_handshake(tokens["access_token"], "2025-06-18")["user"]["username"] == "alice"
     # Without `resource`, the token is still for /mcp only.
     stored = get_access_token_model().objects.get(application__client_id=client_id, user=alice)
@@ -202,17 +277,27 @@ def test_claude_code(alice):
 
 def test_claude_code_by_its_metadata_document(alice, metadata_documents):
     discover("/.well-known/oauth-protected-resource/mcp")
-    client_id = metadata_documents("/oauth/claude-code-client-metadata", {
-        "client_name": "Claude Code", "redirect_uris": ["http://localhost/callback", "http://127.0.0.1/callback"],
-        "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
-        "token_endpoint_auth_method": "none",
-    })
+    client_id = metadata_documents(
+        "/oauth/claude-code-client-metadata",
+        {
+            "client_name": "Claude Code",
+            "redirect_uris": ["http://localhost/callback", "http://127.0.0.1/callback"],
+            "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"],
+            "token_endpoint_auth_method": "none",
+        },
+    )
     verifier, challenge = pkce()
     redirect_uri = "http://localhost:61000/callback"  # the port it listens on this time
     text, answer = consent(signed_in(alice), client_id=client_id, redirect_uri=redirect_uri, challenge=challenge)
     assert "Claude Code" in text
-    tokens = token_request(grant_type="authorization_code", client_id=client_id, code=answer["code"],
-                           redirect_uri=redirect_uri, code_verifier=verifier)
+    tokens = token_request(
+        grant_type="authorization_code",
+        client_id=client_id,
+        code=answer["code"],
+        redirect_uri=redirect_uri,
+        code_verifier=verifier,
+    )
     assert whoami_with_a_handshake(tokens["access_token"], "2025-11-25")["user"]["username"] == "alice"
 
 
@@ -220,16 +305,33 @@ def test_chatgpt(alice):
     server = discover()
     assert "offline_access" in server["scopes_supported"]
     redirect_uri = "https://chatgpt.com/connector/oauth/c0nnect0r-1d"
-    client_id = register(client_name="ChatGPT", redirect_uris=[redirect_uri],
-                         grant_types=["authorization_code", "refresh_token"], response_types=["code"],
-                         token_endpoint_auth_method="none", scope="read write offline_access")
+    client_id = register(
+        client_name="ChatGPT",
+        redirect_uris=[redirect_uri],
+        grant_types=["authorization_code", "refresh_token"],
+        response_types=["code"],
+        token_endpoint_auth_method="none",
+        scope="read write offline_access",
+    )
     verifier, challenge = pkce()
-    text, answer = consent(signed_in(alice), client_id=client_id, redirect_uri=redirect_uri, challenge=challenge,
-                           scope="read write offline_access", resource=MCP)
+    text, answer = consent(
+        signed_in(alice),
+        client_id=client_id,
+        redirect_uri=redirect_uri,
+        challenge=challenge,
+        scope="read write offline_access",
+        resource=MCP,
+    )
     assert "chatgpt.com" in text and "That is an app on this computer." not in text
     assert "offline_access" in text
-    tokens = token_request(grant_type="authorization_code", client_id=client_id, code=answer["code"],
-                           redirect_uri=redirect_uri, code_verifier=verifier, resource=MCP)
+    tokens = token_request(
+        grant_type="authorization_code",
+        client_id=client_id,
+        code=answer["code"],
+        redirect_uri=redirect_uri,
+        code_verifier=verifier,
+        resource=MCP,
+    )
     assert set(tokens["scope"].split()) == {"read", "write", "offline_access"}
     assert whoami_with_a_handshake(tokens["access_token"], "2025-06-18")["user"]["username"] == "alice"
     renewed = token_request(grant_type="refresh_token", client_id=client_id, refresh_token=tokens["refresh_token"])
@@ -241,16 +343,29 @@ def test_an_mcp_2026_07_28_client(alice, metadata_documents):
     assert server["client_id_metadata_document_supported"] is True  # registration is the old way
     assert server["authorization_response_iss_parameter_supported"] is True
     redirect_uri = "http://127.0.0.1:47010/callback"
-    client_id = metadata_documents("/agent.json", {
-        "client_name": "Stateless Agent", "redirect_uris": [redirect_uri], "grant_types": ["authorization_code"],
-        "response_types": ["code"], "token_endpoint_auth_method": "none",
-    })
+    client_id = metadata_documents(
+        "/agent.json",
+        {
+            "client_name": "Stateless Agent",
+            "redirect_uris": [redirect_uri],
+            "grant_types": ["authorization_code"],
+            "response_types": ["code"],
+            "token_endpoint_auth_method": "none",
+        },
+    )
     verifier, challenge = pkce()
-    _, answer = consent(signed_in(alice), client_id=client_id, redirect_uri=redirect_uri, challenge=challenge,
-                        resource=MCP)
+    _, answer = consent(
+        signed_in(alice), client_id=client_id, redirect_uri=redirect_uri, challenge=challenge, resource=MCP
+    )
     assert answer["iss"] == server["issuer"]  # the client checks it before using the code
-    tokens = token_request(grant_type="authorization_code", client_id=client_id, code=answer["code"],
-                           redirect_uri=redirect_uri, code_verifier=verifier, resource=MCP)
+    tokens = token_request(
+        grant_type="authorization_code",
+        client_id=client_id,
+        code=answer["code"],
+        redirect_uri=redirect_uri,
+        code_verifier=verifier,
+        resource=MCP,
+    )
     assert whoami_stateless(tokens["access_token"])["user"]["username"] == "alice"
     # The handshake revisions keep working beside it, with the same token.
     assert whoami_with_a_handshake(tokens["access_token"], "2025-11-25")["user"]["username"] == "alice"

@@ -8,9 +8,9 @@ import pytest
 from django.core.cache import cache
 from django.test import Client, override_settings
 
-from accounts.testing import make_access_token
 from ltm.protocol.packet import example_packet
 from ltm.protocol.tools import TOOLS
+from oauth.testing import make_access_token
 from packets.models import Packet
 
 PROTOCOL = "2025-11-25"
@@ -20,8 +20,9 @@ HEADERS = {"HTTP_ACCEPT": "application/json, text/event-stream", "HTTP_MCP_PROTO
 def rpc(token, method, params=None, *, request_id=1, client=None, **headers):
     body = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params or {}}
     auth = {"HTTP_AUTHORIZATION": f"Bearer {token}"} if token else {}
-    return (client or Client()).post("/mcp", data=json.dumps(body), content_type="application/json",
-                                      **HEADERS, **auth, **headers)
+    return (client or Client()).post(
+        "/mcp", data=json.dumps(body), content_type="application/json", **HEADERS, **auth, **headers
+    )
 
 
 def call(token, name, arguments=None):
@@ -52,8 +53,11 @@ def test_a_wrong_token_is_invalid_token(db):
 
 
 def test_initialize_and_list_tools(token):
-    response = rpc(token, "initialize", {"protocolVersion": PROTOCOL, "capabilities": {},
-                                          "clientInfo": {"name": "test", "version": "1"}})
+    response = rpc(
+        token,
+        "initialize",
+        {"protocolVersion": PROTOCOL, "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}},
+    )
     assert response.status_code == 200, response.content
     assert response.json()["result"]["protocolVersion"] == PROTOCOL
     assert "Mcp-Session-Id" not in response  # stateless
@@ -155,13 +159,16 @@ def test_get_and_delete_answer_405_as_a_stateless_server(token):
     assert Client().delete("/mcp", HTTP_AUTHORIZATION=f"Bearer {token}").status_code == 405
 
 
-@pytest.mark.parametrize("resource, status", [
-    ([], 200),  # the device flow's tokens name no resource: good for the whole hub
-    (["http://testserver/mcp"], 200),
-    (["http://testserver"], 200),  # the hub as a whole, /mcp included
-    (["https://other.example/mcp"], 401),
-    (["http://testserver/v1"], 401),
-])
+@pytest.mark.parametrize(
+    "resource, status",
+    [
+        ([], 200),  # the device flow's tokens name no resource: good for the whole hub
+        (["http://testserver/mcp"], 200),
+        (["http://testserver"], 200),  # the hub as a whole, /mcp included
+        (["https://other.example/mcp"], 401),
+        (["http://testserver/v1"], 401),
+    ],
+)
 def test_an_oauth_token_must_be_for_this_resource(alice, resource, status):
     stored = make_access_token(alice, token="audience-token", scope="read")
     stored.resource = resource
@@ -176,10 +183,14 @@ def test_thread_and_resume_of_a_thread(token, alice):
     from packets.services import packet_push
 
     first, second = example_packet(), example_packet()
-    first.update(id="01MCPTHREAD000000000000001", created_at="2026-04-01T00:00:00Z",
-                 attempts=[{"tried": "Polling", "outcome": "failed", "learned": "too slow"}])
-    second.update(id="01MCPTHREAD000000000000002", created_at="2026-04-02T00:00:00Z", parent_id=first["id"],
-                  attempts=[])
+    first.update(
+        id="01MCPTHREAD000000000000001",
+        created_at="2026-04-01T00:00:00Z",
+        attempts=[{"tried": "Polling", "outcome": "failed", "learned": "too slow"}],
+    )
+    second.update(
+        id="01MCPTHREAD000000000000002", created_at="2026-04-02T00:00:00Z", parent_id=first["id"], attempts=[]
+    )
     for packet in (first, second):
         packet_push(actor=alice, packet=packet)
     listed, is_error = call(token, "thread", {"id": second["id"]})

@@ -13,10 +13,10 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from accounts.services import api_token_create, api_token_revoke
-from accounts.testing import ensure_cli_application, make_access_token
 from ltm.protocol.packet import example_packet
 from ltm.protocol.resume import render_resume
 from ltm.protocol.tools import TOOLS
+from oauth.testing import ensure_cli_application, make_access_token
 from packets.models import Packet
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -31,9 +31,12 @@ def session(url, token, steps, statuses=None):
             statuses.append(response.status_code)
 
     async def main():
-        async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=30,
-                                      event_hooks={"response": [record]}) as http:
-            async with Client(streamable_http_client(url + "/mcp", http_client=http), read_timeout_seconds=30) as client:
+        async with httpx2.AsyncClient(
+            headers={"Authorization": f"Bearer {token}"}, timeout=30, event_hooks={"response": [record]}
+        ) as http:
+            async with Client(
+                streamable_http_client(url + "/mcp", http_client=http), read_timeout_seconds=30
+            ) as client:
                 return await steps(client)
 
     # A thread of its own: browser tests leave an event loop running in the main thread.
@@ -115,5 +118,5 @@ def test_without_a_token_the_client_cannot_connect(live_server, db):
     async def steps(client):  # pragma: no cover (never reached)
         return await client.list_tools()
 
-    with pytest.raises(Exception):
+    with pytest.raises(Exception):  # noqa: B017 - the SDK's transport raises its own wrapper of the 401
         session(live_server.url, "ltm_nobody", steps)

@@ -30,7 +30,10 @@ def world(alice, bob, carol):
     alpha = make_team(alice, "alpha", members=[bob])
     beta = make_team(carol, "beta")
     return {
-        "mine": [push_packet(alice, created_at="2026-01-01T00:00:00Z"), push_packet(alice, created_at="2026-01-03T00:00:00Z")],
+        "mine": [
+            push_packet(alice, created_at="2026-01-01T00:00:00Z"),
+            push_packet(alice, created_at="2026-01-03T00:00:00Z"),
+        ],
         "alpha": push_packet(bob, team=alpha, created_at="2026-01-02T00:00:00Z"),
         "bob_own": push_packet(bob),
         "carol": push_packet(carol),
@@ -142,7 +145,7 @@ def test_batches_cover_everything_once(alice):
 
 
 def test_jsonl_lines_keep_line_breaks_and_spaces_inside_text(api_as, alice):
-    text = "first line\n    indented second line\r\n  \"quoted\"\t{ \"not\": \"json\" }\n"
+    text = 'first line\n    indented second line\r\n  "quoted"\t{ "not": "json" }\n'
     packet = packet_v02(goal=text, next_step=" leading and trailing ", constraints=[text])
     api_as(alice).post("/v1/packets", packet)
     (line,) = body_of(api_as(alice).get("/v1/export")).splitlines()

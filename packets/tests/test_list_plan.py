@@ -15,8 +15,16 @@ pytestmark = pytest.mark.django_db
 def _seed(owner, count, team=None):
     body = canonical_json(packet_v02())
     Packet.objects.bulk_create(
-        Packet(id=f"01SEED{owner.username}{i:016d}", owner=owner, team=team, ltm_version="0.2",
-               created_at="2026-01-01T00:00:00Z", goal=f"goal {i}", next_step="n", body=body)
+        Packet(
+            id=f"01SEED{owner.username}{i:016d}",
+            owner=owner,
+            team=team,
+            ltm_version="0.2",
+            created_at="2026-01-01T00:00:00Z",
+            goal=f"goal {i}",
+            next_step="n",
+            body=body,
+        )
         for i in range(count)
     )
 

@@ -67,9 +67,16 @@ def test_the_page_shows_every_part_of_the_packet(alice):
     page = html.unescape(text(response))
 
     for value in (
-        packet["goal"], packet["next_step"], *packet["success_criteria"], *packet["constraints"],
-        *packet["open_questions"], *packet["tags"], packet["project"]["name"], packet["project"]["ref"],
-        packet["provenance"]["author_human"], packet["provenance"]["author_model"],
+        packet["goal"],
+        packet["next_step"],
+        *packet["success_criteria"],
+        *packet["constraints"],
+        *packet["open_questions"],
+        *packet["tags"],
+        packet["project"]["name"],
+        packet["project"]["ref"],
+        packet["provenance"]["author_human"],
+        packet["provenance"]["author_model"],
     ):
         assert value in page
     for decision in packet["decisions"]:

@@ -83,8 +83,22 @@ def test_every_text_field_is_searched(api):
     }
     pid = push(api, goal="An ordinary goal", **fields)
     push(api, goal="Another packet")
-    for word in ["zanzibar", "quokka", "narwhal", "walrus", "okapi", "pelican", "ibis", "tapir", "lemur",
-                 "axolotl", "wombat", "capybara", "platypus", "ordinary"]:
+    for word in [
+        "zanzibar",
+        "quokka",
+        "narwhal",
+        "walrus",
+        "okapi",
+        "pelican",
+        "ibis",
+        "tapir",
+        "lemur",
+        "axolotl",
+        "wombat",
+        "capybara",
+        "platypus",
+        "ordinary",
+    ]:
         assert found(api, word) == [pid], word
 
 
@@ -175,12 +189,54 @@ def test_a_huge_q_is_400_and_a_nul_is_400(api):
     assert search(api, "he\x00ron").status_code == 400
 
 
-@pytest.mark.parametrize("q", [
-    '"', '""', '"unclosed phrase', "*", "heron*", "NEAR(heron wren)", "NEAR(", "-", "--", "-heron", "OR",
-    "heron OR", "OR OR OR", "^heron", "heron:", "goal:heron", "(heron", "heron)", "AND", "NOT heron",
-    "heron NOT", "'", "\\", "%", "_", "{heron}", "+heron", "heron -", "!!", "&&", "||", "<->", ":*",
-    "héron", "日本語", "\u200b", "a" * 1000, "the", "the and of", "#", "..", "e-mail", "email.md",
-])
+@pytest.mark.parametrize(
+    "q",
+    [
+        '"',
+        '""',
+        '"unclosed phrase',
+        "*",
+        "heron*",
+        "NEAR(heron wren)",
+        "NEAR(",
+        "-",
+        "--",
+        "-heron",
+        "OR",
+        "heron OR",
+        "OR OR OR",
+        "^heron",
+        "heron:",
+        "goal:heron",
+        "(heron",
+        "heron)",
+        "AND",
+        "NOT heron",
+        "heron NOT",
+        "'",
+        "\\",
+        "%",
+        "_",
+        "{heron}",
+        "+heron",
+        "heron -",
+        "!!",
+        "&&",
+        "||",
+        "<->",
+        ":*",
+        "héron",
+        "日本語",
+        "\u200b",
+        "a" * 1000,
+        "the",
+        "the and of",
+        "#",
+        "..",
+        "e-mail",
+        "email.md",
+    ],
+)
 def test_search_syntax_from_the_user_never_breaks_the_query(api, q):
     push(api, goal="The heron and the wren share email.md via e-mail")
     response = search(api, q)
@@ -231,7 +287,10 @@ def test_the_selector_marks_the_matched_words(alice):
 
 
 def test_the_selector_refuses_a_team_of_others(alice, carol, alpha):
-    assert refusal(NotFound, lambda: selectors.packet_text_search(viewer=carol, text="x", team_name="alpha")) == "team not found"
+    assert (
+        refusal(NotFound, lambda: selectors.packet_text_search(viewer=carol, text="x", team_name="alpha"))
+        == "team not found"
+    )
 
 
 def test_the_database_keeps_the_index(alice):
@@ -242,7 +301,10 @@ def test_the_database_keeps_the_index(alice):
         with connection.cursor() as cursor:
             cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'packets_packet'")
             assert {row[0] for row in cursor.fetchall()} >= {
-                "packets_search_insert", "packets_search_update", "packets_search_delete"}
+                "packets_search_insert",
+                "packets_search_update",
+                "packets_search_delete",
+            }
     store_directly(alice, packet_v02(id="01DIRECT000000000001", goal="heron"))
     Packet.objects.filter(pk="01DIRECT000000000001").update(goal="wren")
     assert [h.packet.id for h in selectors.packet_text_search(viewer=alice, text="wren")] == ["01DIRECT000000000001"]
@@ -253,12 +315,15 @@ def test_search_needs_a_bearer(anon_api):
     assert anon_api.get("/v1/search?q=heron").status_code == 401
 
 
-@pytest.mark.parametrize("q", [
-    "x " * 499,  # as many words as 1,000 characters hold
-    "x OR " * 199 + "x",  # as many alternatives
-    "x -y " * 199,  # as many exclusions
-    '"x" ' * 249,
-])
+@pytest.mark.parametrize(
+    "q",
+    [
+        "x " * 499,  # as many words as 1,000 characters hold
+        "x OR " * 199 + "x",  # as many alternatives
+        "x -y " * 199,  # as many exclusions
+        '"x" ' * 249,
+    ],
+)
 def test_the_longest_queries_still_answer(api, q):
     push(api, goal="x marks the spot")
     response = search(api, q.strip())

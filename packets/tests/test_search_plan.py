@@ -71,6 +71,9 @@ def test_a_search_by_words_turns_them_into_a_tsquery_once_in_a_generic_plan(alic
 
     assert "packet_search" in plan, plan
     # Computed once (an InitPlan), not in the index condition, recheck or rank of every row.
-    per_row = [line for line in plan.splitlines() if "phraseto_tsquery" in line and "InitPlan" not in line
-               and re.search(r"Cond|Sort Key|Filter|Output", line)]
+    per_row = [
+        line
+        for line in plan.splitlines()
+        if "phraseto_tsquery" in line and "InitPlan" not in line and re.search(r"Cond|Sort Key|Filter|Output", line)
+    ]
     assert per_row == [], plan

@@ -86,6 +86,8 @@ def test_the_packet_meant_is_in_the_top_three(corpus, capsys):
     top3 = sum(rank is not None and rank <= 3 for rank in ranks)
     mrr = sum(1 / rank for rank in ranks if rank) / len(ranks)
     with capsys.disabled():
-        print(f"\nsearch quality on {connection.vendor}: {len(ranks)} queries, rank 1: {first}, "
-              f"top 3: {top3}, mean reciprocal rank {mrr:.3f}")
+        print(
+            f"\nsearch quality on {connection.vendor}: {len(ranks)} queries, rank 1: {first}, "
+            f"top 3: {top3}, mean reciprocal rank {mrr:.3f}"
+        )
     assert not misses, "\n".join(misses)

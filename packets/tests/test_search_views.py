@@ -36,14 +36,17 @@ def test_packet_text_is_escaped_around_the_marks(alice):
     assert "<script>alert" not in body
 
 
-@pytest.mark.parametrize("query, expected", [
-    ("q=heron", ["heron core", "heron mine"]),
-    ("q=heron&scope=personal", ["heron mine"]),
-    ("q=heron&scope=team:core", ["heron core"]),
-    ("q=heron&tag=db", ["heron core"]),
-    ("q=heron&project=billing", ["heron mine"]),
-    ("q=heron -core", ["heron mine"]),
-])
+@pytest.mark.parametrize(
+    "query, expected",
+    [
+        ("q=heron", ["heron core", "heron mine"]),
+        ("q=heron&scope=personal", ["heron mine"]),
+        ("q=heron&scope=team:core", ["heron core"]),
+        ("q=heron&tag=db", ["heron core"]),
+        ("q=heron&project=billing", ["heron mine"]),
+        ("q=heron -core", ["heron mine"]),
+    ],
+)
 def test_search_with_the_filters(alice, bob, carol, core, query, expected):
     push_packet(alice, goal="heron mine", project={"name": "billing"}, created_at="2026-01-02T00:00:00Z")
     push_packet(bob, team=core, goal="heron core", tags=["db"], created_at="2026-01-01T00:00:00Z")

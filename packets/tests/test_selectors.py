@@ -5,6 +5,7 @@ import pytest
 
 from core.errors import NotFound
 from packets import selectors, services
+from packets.models import Packet
 from packets.testing import push_packet
 from teams.testing import make_team
 
@@ -21,17 +22,18 @@ def ids(packets):
     return sorted(packet.pk for packet in packets)
 
 
-def test_packets_visible_to_are_ones_personal_packets_and_those_of_ones_teams(alice, bob, carol, alpha):
+def test_visible_to_is_ones_personal_packets_and_those_of_ones_teams(alice, bob, carol, alpha):
     shared, bobs = push_packet(alice, team=alpha), push_packet(bob)
     carols = push_packet(carol)
-    assert ids(selectors.packets_visible_to(bob)) == sorted([shared.pk, bobs.pk])
-    assert ids(selectors.packets_visible_to(carol)) == [carols.pk]
+    assert ids(Packet.objects.visible_to(bob)) == sorted([shared.pk, bobs.pk])
+    assert ids(Packet.objects.visible_to(carol)) == [carols.pk]
 
 
 def test_packet_list_is_personal_or_the_teams_newest_first_up_to_the_limit(alice, bob, alpha):
     old = push_packet(bob, created_at="2026-01-01T00:00:00Z")
     new = push_packet(bob, created_at="2026-02-01T00:00:00Z")
     shared = push_packet(bob, team=alpha)
+
     def listed(**kwargs):
         return [(packet.id, packet.created_at, packet.goal) for packet in selectors.packet_list(**kwargs)]
 
@@ -56,7 +58,8 @@ def test_packet_search_narrows_what_the_viewer_may_see(alice, bob, carol, alpha)
     search = lambda **filters: ids(selectors.packet_search(viewer=bob, **filters))  # noqa: E731
     assert search() == sorted([shared.pk, personal.pk])
     assert sorted(hit.packet.pk for hit in selectors.packet_text_search(viewer=bob, text=" IMPORTER ")) == sorted(
-        [shared.pk, personal.pk])
+        [shared.pk, personal.pk]
+    )
     assert search(personal=True) == [personal.pk]
     assert search(team_name="alpha") == [shared.pk]
     assert search(team_name="beta") == []

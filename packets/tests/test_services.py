@@ -41,7 +41,11 @@ def test_a_re_push_keeps_the_public_page(alice):
     published = services.packet_publish(actor=alice, packet_id=packet.pk)
     services.packet_push(actor=alice, packet=packet_v02(id=packet.pk, goal="reworded"))
     kept = Packet.objects.get(pk=packet.pk)
-    assert (kept.goal, kept.public_slug, kept.published_at) == ("reworded", published.public_slug, published.published_at)
+    assert (kept.goal, kept.public_slug, kept.published_at) == (
+        "reworded",
+        published.public_slug,
+        published.published_at,
+    )
 
 
 def test_packet_push_refuses_someone_elses_id_without_telling_about_it(alice, bob):

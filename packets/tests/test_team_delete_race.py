@@ -76,8 +76,10 @@ def test_deleting_a_team_while_its_packets_are_re_pushed_published_deleted_and_m
             except Exception as exc:  # NotFound once the team (and the packet) are gone
                 return type(exc).__name__
 
-        calls = [lambda api=api, packet=packet: api.post(f"/v1/packets?team={team.name}", dict(packet, goal="again"))
-                 for api, packet in zip(apis, packets)]
+        calls = [
+            lambda api=api, packet=packet: api.post(f"/v1/packets?team={team.name}", dict(packet, goal="again"))
+            for api, packet in zip(apis, packets)
+        ]
         calls += [
             lambda: admin_api.post(f"/v1/packets/{packets[0]['id']}/publish"),
             lambda: admin_api.delete(f"/v1/packets/{extra[0]['id']}"),

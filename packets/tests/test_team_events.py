@@ -25,8 +25,11 @@ def beta(bob):
 
 
 def log(team):
-    return [(e.kind, e.actor_name, e.detail.get("packet_id")) for e in TeamEvent.objects.filter(team=team).order_by("id")
-            if e.kind.startswith("packet.")]
+    return [
+        (e.kind, e.actor_name, e.detail.get("packet_id"))
+        for e in TeamEvent.objects.filter(team=team).order_by("id")
+        if e.kind.startswith("packet.")
+    ]
 
 
 def test_push_and_re_push_into_a_team_are_logged_and_a_refused_push_is_not(api_as, bob, carol, alpha):

@@ -4,7 +4,7 @@ read it."""
 import pytest
 
 from packets.models import Packet
-from packets.testing import push_packet, store_directly, packet_v02
+from packets.testing import packet_v02, push_packet, store_directly
 from teams.testing import make_team
 
 pytestmark = pytest.mark.django_db
@@ -39,11 +39,18 @@ def test_items_carry_id_parent_created_at_goal_and_team(api_as, alice):
     first = push_packet(alice, created_at="2026-02-01T10:00:00+02:00", goal="start")
     second = push_packet(alice, team=alpha, created_at="2026-02-02T10:00:00Z", goal="go on", parent_id=first.id)
     body = api_as(alice).get(f"/v1/packets/{first.id}/thread").json()
-    assert body == {"packets": [
-        {"id": first.id, "parent_id": None, "created_at": "2026-02-01T08:00:00Z", "goal": "start", "team": None},
-        {"id": second.id, "parent_id": first.id, "created_at": "2026-02-02T10:00:00Z", "goal": "go on",
-         "team": "alpha"},
-    ]}
+    assert body == {
+        "packets": [
+            {"id": first.id, "parent_id": None, "created_at": "2026-02-01T08:00:00Z", "goal": "start", "team": None},
+            {
+                "id": second.id,
+                "parent_id": first.id,
+                "created_at": "2026-02-02T10:00:00Z",
+                "goal": "go on",
+                "team": "alpha",
+            },
+        ]
+    }
 
 
 def test_branches_belong_to_the_thread(api_as, alice):
@@ -95,8 +102,16 @@ def test_cycles_end_instead_of_looping(api_as, alice):
 def test_a_long_chain_comes_back_whole(api_as, alice):
     packets = [packet_v02(created_at="2026-01-01T00:00:00Z") for _ in range(300)]
     Packet.objects.bulk_create(
-        Packet(id=packet["id"], owner=alice, ltm_version="0.2", created_at="2026-01-01T00:00:00Z", goal="g",
-               next_step="n", body="{}", parent_id=packets[index - 1]["id"] if index else "")
+        Packet(
+            id=packet["id"],
+            owner=alice,
+            ltm_version="0.2",
+            created_at="2026-01-01T00:00:00Z",
+            goal="g",
+            next_step="n",
+            body="{}",
+            parent_id=packets[index - 1]["id"] if index else "",
+        )
         for index, packet in enumerate(packets)
     )
     assert len(thread_ids(api_as(alice), packets[150]["id"])) == 300

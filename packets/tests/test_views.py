@@ -75,8 +75,14 @@ def test_empty_list_says_how_to_connect_the_client(alice):
 )
 def test_list_filters(alice, team, query, expected):
     push_packet(alice, goal="mine", next_step="Plan the rollback.", project={"name": "billing"}, tags=["ui"])
-    push_packet(alice, team=team, goal="team-note: the migration", next_step="Ship it.",
-         project={"name": "infra"}, tags=["db", "ops"])
+    push_packet(
+        alice,
+        team=team,
+        goal="team-note: the migration",
+        next_step="Ship it.",
+        project={"name": "infra"},
+        tags=["db", "ops"],
+    )
 
     response = signed_in(alice).get("/?" + query)
 
@@ -133,7 +139,9 @@ def test_a_team_packet_is_404_to_someone_outside_the_team(alice, carol, team):
     assert outsider.get(f"/packets/{packet.id}").status_code == 404
     assert outsider.get(f"/packets/{packet.id}.json").status_code == 404
     for action in ("publish", "unpublish", "delete", "move"):
-        assert outsider.post(f"/packets/{packet.id}/{action}", {"confirmed": "yes", "to": "personal"}).status_code == 404
+        assert (
+            outsider.post(f"/packets/{packet.id}/{action}", {"confirmed": "yes", "to": "personal"}).status_code == 404
+        )
     packet.refresh_from_db()
     assert (packet.team, packet.public_slug) == (team, None)
 
@@ -211,7 +219,6 @@ def test_action_buttons_follow_the_rights(alice, bob, team):
     for action in ("publish", "delete", "move"):
         assert f"/packets/{packet.id}/{action}" in owner_page
         assert f"/packets/{packet.id}/{action}" not in member_page
-
 
 
 def test_packet_page_groups_its_actions_and_marks_criteria_as_criteria(alice, bob, team):

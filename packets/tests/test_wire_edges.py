@@ -58,7 +58,11 @@ def test_every_packet_endpoint_needs_a_valid_bearer(anon_api, method, path):
 
 @pytest.mark.parametrize(
     ("method", "path"),
-    [("put", "/v1/packets"), ("patch", "/v1/packets/01TESTSOMEID0001"), ("get", "/v1/packets/01TESTSOMEID0001/publish")],
+    [
+        ("put", "/v1/packets"),
+        ("patch", "/v1/packets/01TESTSOMEID0001"),
+        ("get", "/v1/packets/01TESTSOMEID0001/publish"),
+    ],
 )
 def test_a_wrong_method_is_405_in_json(api, method, path):
     response = getattr(api.client, method)(path, **api._headers(None))
@@ -120,7 +124,9 @@ def test_an_id_the_urls_cannot_address_is_refused_at_push_naming_the_rule(api, p
     assert not Packet.objects.exists()
 
 
-@pytest.mark.parametrize("packet_id", ["01JC3Z8Q4M5N6P7R8S9T0V1W2X", "0f8fad5b-d9cb-469f-a165-70867728950e", "x_y-z_0123"])
+@pytest.mark.parametrize(
+    "packet_id", ["01JC3Z8Q4M5N6P7R8S9T0V1W2X", "0f8fad5b-d9cb-469f-a165-70867728950e", "x_y-z_0123"]
+)
 def test_ulids_uuids_and_other_safe_ids_are_pushed(api, packet_id):
     assert api.post("/v1/packets", packet_v02(id=packet_id)).json() == {"id": packet_id}
 
@@ -166,8 +172,11 @@ def test_the_body_is_the_packet_whatever_the_content_type(api, content_type):
 
 def test_a_chunked_body_without_content_length_is_411(api):
     response = _push(
-        api, json.dumps(packet_v02()).encode(), content_type="application/json",
-        CONTENT_LENGTH="", HTTP_TRANSFER_ENCODING="chunked",
+        api,
+        json.dumps(packet_v02()).encode(),
+        content_type="application/json",
+        CONTENT_LENGTH="",
+        HTTP_TRANSFER_ENCODING="chunked",
     )
     assert response.status_code == 411
     assert "Content-Length" in response.json()["error"]

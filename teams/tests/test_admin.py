@@ -24,10 +24,16 @@ def test_admin_cannot_add_teams_or_edit_memberships_so_a_team_keeps_one_owner(al
     page = client.get(f"/admin/teams/team/{team.pk}/change/")
     assert page.status_code == 200
     assert 'name="owner"' not in page.content.decode()  # shown, not editable
-    renamed = client.post(f"/admin/teams/team/{team.pk}/change/", {
-        "name": "core2", "memberships-TOTAL_FORMS": "1", "memberships-INITIAL_FORMS": "1",
-        "memberships-MIN_NUM_FORMS": "0", "memberships-MAX_NUM_FORMS": "1000",
-    })
+    renamed = client.post(
+        f"/admin/teams/team/{team.pk}/change/",
+        {
+            "name": "core2",
+            "memberships-TOTAL_FORMS": "1",
+            "memberships-INITIAL_FORMS": "1",
+            "memberships-MIN_NUM_FORMS": "0",
+            "memberships-MAX_NUM_FORMS": "1000",
+        },
+    )
     assert renamed.status_code == 302
     team.refresh_from_db()
     assert (team.name, team.owner) == ("core2", bob)

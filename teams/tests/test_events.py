@@ -115,11 +115,18 @@ def test_the_api_filters_by_kind(api_as, alice, alpha):
     assert [e["kind"] for e in events] == ["member.joined"] * 2
 
 
-@pytest.mark.parametrize("query, message", [
-    ("limit=0", "limit must be"), ("limit=201", "limit must be"), ("limit=x", "limit must be"),
-    ("before=-1", "before must be"), ("before=1.5", "before must be"), ("before=" + "9" * 30, "before must be"),
-    ("kind=nope", "unknown kind"),
-])
+@pytest.mark.parametrize(
+    "query, message",
+    [
+        ("limit=0", "limit must be"),
+        ("limit=201", "limit must be"),
+        ("limit=x", "limit must be"),
+        ("before=-1", "before must be"),
+        ("before=1.5", "before must be"),
+        ("before=" + "9" * 30, "before must be"),
+        ("kind=nope", "unknown kind"),
+    ],
+)
 def test_bad_parameters_are_400(api_as, alice, alpha, query, message):
     response = api_as(alice).get(f"/v1/teams/alpha/events?{query}")
     assert response.status_code == 400 and message in response.json()["error"]

@@ -59,7 +59,9 @@ def test_the_mailed_link_joins_once(mail_invite, mailoutbox, carol, alpha):
         services.invite_accept(code=code)
 
 
-def test_nothing_is_mailed_when_the_invite_is_not_committed(alice, alpha, mailoutbox, django_capture_on_commit_callbacks):
+def test_nothing_is_mailed_when_the_invite_is_not_committed(
+    alice, alpha, mailoutbox, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         services.invite_create(actor=alice, team=alpha, email="sam@example.org", link=link)
     assert len(callbacks) == 1 and mailoutbox == []
@@ -88,9 +90,9 @@ def test_resend_mails_a_fresh_link_keeps_the_expiry_and_kills_the_old_link(
 
 def test_resend_of_a_link_without_an_address_is_refused(alice, alpha):
     invite, _ = services.invite_create(actor=alice, team=alpha, label="Kim")
-    assert refusal(BadRequest, lambda: services.invite_resend(actor=alice, team=alpha, invite_id=invite.pk, link=link)) == (
-        "this invite has no e-mail address; make a new invite to send one"
-    )
+    assert refusal(
+        BadRequest, lambda: services.invite_resend(actor=alice, team=alpha, invite_id=invite.pk, link=link)
+    ) == ("this invite has no e-mail address; make a new invite to send one")
 
 
 def test_the_task_skips_an_invite_revoked_used_or_resent_meanwhile(alice, alpha, mailoutbox):
@@ -122,7 +124,9 @@ def test_the_task_retries_when_the_mail_server_fails(alice, alpha, mailoutbox, m
     assert sending.call_count == 3 and len(mailoutbox) == 1
 
 
-def test_a_broker_that_is_away_does_not_fail_the_invite(api_as, alice, alpha, mailoutbox, django_capture_on_commit_callbacks):
+def test_a_broker_that_is_away_does_not_fail_the_invite(
+    api_as, alice, alpha, mailoutbox, django_capture_on_commit_callbacks
+):
     """Unit test: the broker's refusal is simulated. The invite stands, unmailed, for a Resend."""
     from kombu.exceptions import OperationalError
 
@@ -131,3 +135,8 @@ def test_a_broker_that_is_away_does_not_fail_the_invite(api_as, alice, alpha, ma
             response = api_as(alice).post("/v1/teams/alpha/invites", {"email": "sam@example.org"})
     assert response.status_code == 201
     assert Invite.objects.get().mailed_at is None and mailoutbox == []
+
+
+def test_services_enqueue_the_mail_task_by_its_registered_name():
+    """Services name the task instead of importing it; the name must stay the task's."""
+    assert services.SEND_INVITE_MAIL_TASK == tasks.send_invite_mail.name

@@ -31,11 +31,11 @@ def test_signed_out_page_names_team_inviter_and_expiry_and_offers_sign_up(client
     response = client.get(f"/v1/invites/{code}")
     assert response.status_code == 200
     html = response.content.decode()
-    assert "Join <span class=\"mono\">alpha</span>" in html
+    assert 'Join <span class="mono">alpha</span>' in html
     assert "<strong>Alice A.</strong> invited you" in html
     assert timezone.localtime(row.expires_at).strftime("%-d %B %Y") in html
-    assert f'/accounts/signup/?next=%2Fv1%2Finvites%2F{code}' in html
-    assert f'/accounts/login/?next=%2Fv1%2Finvites%2F{code}' in html
+    assert f"/accounts/signup/?next=%2Fv1%2Finvites%2F{code}" in html
+    assert f"/accounts/login/?next=%2Fv1%2Finvites%2F{code}" in html
     assert f"ltm join http://testserver/v1/invites/{code}" in html
     assert response["Cache-Control"].startswith("max-age=0")
 

@@ -23,7 +23,9 @@ def _postgresql_only():
 
 def accept_all_at_once(api_with_token, code, tokens):
     """POST accept from len(tokens) threads at the same instant; returns the responses."""
-    return run_at_once([lambda token=token: api_with_token(token).post(f"/v1/invites/{code}/accept", {}) for token in tokens])
+    return run_at_once(
+        [lambda token=token: api_with_token(token).post(f"/v1/invites/{code}/accept", {}) for token in tokens]
+    )
 
 
 def test_sixteen_anonymous_accepts_make_exactly_one_user(api_with_token, alice):
@@ -39,7 +41,10 @@ def test_sixteen_anonymous_accepts_make_exactly_one_user(api_with_token, alice):
     winner = next(r.json() for r in responses if r.status_code == 201)
     assert User.objects.count() == users_before + 1
     assert ApiToken.objects.count() == tokens_before + 1
-    assert set(Membership.objects.filter(team=team).values_list("user_id", flat=True)) == {alice.id, winner["user"]["id"]}
+    assert set(Membership.objects.filter(team=team).values_list("user_id", flat=True)) == {
+        alice.id,
+        winner["user"]["id"],
+    }
     assert Invite.objects.get().used_by_id == winner["user"]["id"]
 
 

@@ -67,9 +67,11 @@ def test_the_url_uses_the_configured_external_url(api_as, alice, alpha, settings
 
 
 def test_forwarded_headers_are_ignored_unless_the_proxy_is_trusted(api_as, alice, alpha):
-    body = api_as(alice).post(
-        "/v1/teams/alpha/invites", {}, HTTP_X_FORWARDED_HOST="evil.example", HTTP_X_FORWARDED_PROTO="https"
-    ).json()
+    body = (
+        api_as(alice)
+        .post("/v1/teams/alpha/invites", {}, HTTP_X_FORWARDED_HOST="evil.example", HTTP_X_FORWARDED_PROTO="https")
+        .json()
+    )
     assert body["url"].startswith("http://testserver/v1/invites/")
 
 
@@ -295,7 +297,7 @@ def test_members_see_pending_invites_with_expiry_and_creator(api_as, anon_api, a
 
 
 def test_accept_with_a_read_only_token_is_403_and_keeps_the_invite(client, api_with_token, carol, alpha):
-    from accounts.testing import device_token
+    from oauth.testing import device_token
 
     _, code = make_invite(alpha)
     read_only = device_token(client, carol, scope="read")  # `ltm auth` granted only "read"

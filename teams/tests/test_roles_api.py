@@ -76,11 +76,18 @@ def test_promote_and_demote_and_the_refusals(api_as, alice, adam, dave, alpha):
 # Removing members
 
 
-@pytest.mark.parametrize("who, target, expected", [
-    ("owner", "admin", 204), ("owner", "member", 204), ("owner", "owner", 400),
-    ("admin", "member", 204), ("admin", "owner", 400),
-    ("member", "member", 403), ("outsider", "member", 404),
-])
+@pytest.mark.parametrize(
+    "who, target, expected",
+    [
+        ("owner", "admin", 204),
+        ("owner", "member", 204),
+        ("owner", "owner", 400),
+        ("admin", "member", 204),
+        ("admin", "owner", 400),
+        ("member", "member", 403),
+        ("outsider", "member", 404),
+    ],
+)
 def test_who_may_remove_whom(api_as, people, dave, alpha, who, target, expected):
     victim = dave if target == "member" else people[target]
     response = status(api_as, people[who], "delete", f"/v1/teams/alpha/members/{victim.pk}")
@@ -133,9 +140,16 @@ def test_accept_without_an_offer_is_404(api_as, bob, alpha):
     assert (response.status_code, response.json()) == (404, {"error": "no ownership transfer is pending"})
 
 
-@pytest.mark.parametrize("who, expected", [
-    ("owner", 204), ("offered", 204), ("admin", 403), ("member", 403), ("outsider", 404),
-])
+@pytest.mark.parametrize(
+    "who, expected",
+    [
+        ("owner", 204),
+        ("offered", 204),
+        ("admin", 403),
+        ("member", 403),
+        ("outsider", 404),
+    ],
+)
 def test_who_may_withdraw_or_decline_an_offer(api_as, people, dave, alpha, who, expected):
     api_as(people["owner"]).post("/v1/teams/alpha/transfer", {"user_id": dave.pk})
     response = status(api_as, dave if who == "offered" else people[who], "delete", "/v1/teams/alpha/transfer")
@@ -164,12 +178,15 @@ def test_any_member_mints_a_labelled_link(api_as, bob, alpha):
     assert Invite.objects.get().label == "Sam, backend"
 
 
-@pytest.mark.parametrize("body, message", [
-    ({"email": "not an address"}, "not an e-mail address"),
-    ({"email": 7}, "email must be a string"),
-    ({"label": "x" * 81}, "label is at most 80 characters"),
-    ({"label": ["x"]}, "label must be a string"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ({"email": "not an address"}, "not an e-mail address"),
+        ({"email": 7}, "email must be a string"),
+        ({"label": "x" * 81}, "label is at most 80 characters"),
+        ({"label": ["x"]}, "label must be a string"),
+    ],
+)
 def test_bad_invite_fields_are_400(api_as, alice, alpha, body, message):
     response = api_as(alice).post("/v1/teams/alpha/invites", body)
     assert response.status_code == 400 and message in response.json()["error"]
@@ -182,7 +199,9 @@ def test_pending_invites_show_recipient_label_maker_and_expiry(api_as, alice, bo
     api_as(bob).post("/v1/teams/alpha/invites", {})
     invites = api_as(bob).get("/v1/teams/alpha/invites").json()["invites"]
     assert [(i.get("email"), i.get("label"), i["created_by"]["display"]) for i in invites] == [
-        (None, None, "bob"), (None, "Kim", "bob"), ("sam@example.org", None, "alice"),
+        (None, None, "bob"),
+        (None, "Kim", "bob"),
+        ("sam@example.org", None, "alice"),
     ]
     assert all(i["expires_at"].endswith("Z") for i in invites)
 

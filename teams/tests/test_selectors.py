@@ -31,13 +31,13 @@ def test_is_member(bob, carol, alpha):
     assert not selectors.is_member(viewer=carol, team_id=alpha.pk)
 
 
-def test_the_viewers_teams_memberships_and_owned_teams(alice, bob, carol, alpha):
+def test_the_viewers_teams_and_memberships(alice, bob, carol, alpha):
     beta = make_team(bob, "beta")
     make_team(carol, "gamma")
     assert list(selectors.teams_for_user(viewer=bob)) == [alpha, beta]
-    assert list(selectors.teams_owned(viewer=bob)) == [beta]
     assert [(m.team.name, m.role) for m in selectors.memberships_of(viewer=bob)] == [
-        ("alpha", Membership.MEMBER), ("beta", Membership.OWNER),
+        ("alpha", Membership.MEMBER),
+        ("beta", Membership.OWNER),
     ]
 
 

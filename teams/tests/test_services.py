@@ -50,9 +50,9 @@ def test_transfer_is_offered_then_accepted_and_the_old_owner_becomes_an_admin(al
 def test_only_the_owner_offers_and_only_the_member_offered_accepts(alice, bob, carol, alpha):
     Membership.objects.create(team=alpha, user=carol, role=Membership.ADMIN)
     for actor in (bob, carol):
-        assert refusal(Forbidden, lambda: services.team_transfer_offer(actor=actor, team=alpha, new_owner_id=bob.id)) == (
-            "only the team owner can do this"
-        )
+        assert refusal(
+            Forbidden, lambda: services.team_transfer_offer(actor=actor, team=alpha, new_owner_id=bob.id)
+        ) == ("only the team owner can do this")
     assert refusal(NotFound, lambda: services.team_transfer_accept(actor=bob, team=alpha)) == (
         "no ownership transfer is pending"
     )
@@ -118,10 +118,11 @@ def test_a_joiner_without_an_account_gets_a_name_that_does_not_read_like_a_role(
 
 def test_team_create_refuses_a_bad_name_and_a_taken_one(alice, bob, alpha):
     assert refusal(BadRequest, lambda: services.team_create(actor=bob, name="Alpha!")) == (
-        "a team name is 1 to 40 characters: lower-case letters, digits, '-' and '_', "
-        "starting with a letter or digit"
+        "a team name is 1 to 40 characters: lower-case letters, digits, '-' and '_', starting with a letter or digit"
     )
-    assert refusal(Conflict, lambda: services.team_create(actor=bob, name="alpha")) == "team name 'alpha' is already taken"
+    assert (
+        refusal(Conflict, lambda: services.team_create(actor=bob, name="alpha")) == "team name 'alpha' is already taken"
+    )
     assert list(Team.objects.values_list("name", "owner__username")) == [("alpha", "alice")]
 
 
@@ -160,9 +161,9 @@ def test_team_leave_by_a_member_but_not_the_owner(alice, bob, alpha):
 
 
 def test_transfer_to_oneself_is_refused(alice, alpha):
-    assert refusal(BadRequest, lambda: services.team_transfer_offer(actor=alice, team=alpha, new_owner_id=alice.id)) == (
-        "you already own this team"
-    )
+    assert refusal(
+        BadRequest, lambda: services.team_transfer_offer(actor=alice, team=alpha, new_owner_id=alice.id)
+    ) == ("you already own this team")
     assert Team.objects.get(pk=alpha.pk).transfer_to is None
 
 
@@ -173,9 +174,9 @@ def test_an_admin_removes_plain_members_but_not_admins_or_the_owner(alice, bob, 
     assert refusal(Forbidden, lambda: services.membership_remove(actor=carol, team=alpha, user_id=dave.id)) == (
         "only the team owner can remove an admin"
     )
-    assert refusal(BadRequest, lambda: services.membership_remove(actor=carol, team=alpha, user_id=alice.id)).startswith(
-        "the owner cannot be removed"
-    )
+    assert refusal(
+        BadRequest, lambda: services.membership_remove(actor=carol, team=alpha, user_id=alice.id)
+    ).startswith("the owner cannot be removed")
     services.membership_remove(actor=carol, team=alpha, user_id=bob.id)
     services.membership_remove(actor=alice, team=alpha, user_id=dave.id)  # the owner removes admins
     assert roles(alpha) == {"alice": "owner", "carol": "admin"}
@@ -188,15 +189,15 @@ def test_the_owner_promotes_and_demotes_and_nobody_else_may(alice, bob, carol, a
     services.membership_set_role(actor=alice, team=alpha, user_id=bob.id, role="member")
     assert roles(alpha)["bob"] == "member"
     for actor in (bob, carol):
-        assert refusal(Forbidden, lambda: services.membership_set_role(actor=actor, team=alpha, user_id=bob.id, role="admin")) == (
-            "only the team owner can do this"
-        )
+        assert refusal(
+            Forbidden, lambda: services.membership_set_role(actor=actor, team=alpha, user_id=bob.id, role="admin")
+        ) == ("only the team owner can do this")
     for role in ("owner", "boss", None, 3):
         with pytest.raises(BadRequest):
             services.membership_set_role(actor=alice, team=alpha, user_id=bob.id, role=role)
-    assert refusal(BadRequest, lambda: services.membership_set_role(actor=alice, team=alpha, user_id=alice.id, role="member")) == (
-        "the owner's role cannot change; transfer ownership instead"
-    )
+    assert refusal(
+        BadRequest, lambda: services.membership_set_role(actor=alice, team=alpha, user_id=alice.id, role="member")
+    ) == ("the owner's role cannot change; transfer ownership instead")
     assert roles(alpha) == {"alice": "owner", "bob": "member", "carol": "admin"}
 
 
@@ -311,7 +312,6 @@ def test_user_delete_of_a_member_leaves_the_team(alice, bob, alpha):
     user_delete(actor=bob)
     assert roles(alpha) == {"alice": "owner"}
     assert Team.objects.get(pk=alpha.pk).owner == alice
-
 
 
 @pytest.mark.parametrize("display", ["Dana\u202eScully", "Dana\x07"])

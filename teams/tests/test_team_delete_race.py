@@ -33,7 +33,9 @@ def test_deleting_a_team_while_fifteen_invites_are_accepted(api_as, api_with_tok
         own_codes = [make_invite(team)[1] for _ in range(CLIENTS - 1 - SAME_CODE)]
         codes = [shared] * SAME_CODE + own_codes
         callers = signed_in + [api_with_token(None)] * (len(codes) - len(signed_in))
-        accepts = [lambda api=api, code=code: api.post(f"/v1/invites/{code}/accept", {}) for api, code in zip(callers, codes)]
+        accepts = [
+            lambda api=api, code=code: api.post(f"/v1/invites/{code}/accept", {}) for api, code in zip(callers, codes)
+        ]
         users_before, tokens_before = User.objects.count(), ApiToken.objects.count()
 
         *accepted, deleted = run_at_once(accepts + [lambda: owner_api.delete(f"/v1/teams/{team.name}")])

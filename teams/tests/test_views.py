@@ -54,9 +54,15 @@ def test_create_refuses_bad_or_taken_names_with_the_services_message(alice, team
     assert message in response.content.decode()
 
 
-@pytest.mark.parametrize("method, path", [
-    ("get", "/teams"), ("get", "/teams/core"), ("post", "/teams/core/invites"), ("post", "/teams/core/delete"),
-])
+@pytest.mark.parametrize(
+    "method, path",
+    [
+        ("get", "/teams"),
+        ("get", "/teams/core"),
+        ("post", "/teams/core/invites"),
+        ("post", "/teams/core/delete"),
+    ],
+)
 def test_team_pages_need_a_signed_in_person(client, team, method, path):
     response = getattr(client, method)(path, {"confirm_name": "core"} if method == "post" else {})
     assert response.status_code == 302
@@ -78,25 +84,33 @@ def test_team_page_lists_members_with_roles_and_pending_invites(alice, bob, team
     assert "Invites" in body and "bob" in body
 
 
-@pytest.mark.parametrize("path", [
-    "/teams/core", "/teams/nope", "/teams/core/activity",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/teams/core",
+        "/teams/nope",
+        "/teams/core/activity",
+    ],
+)
 def test_a_stranger_gets_404_on_team_pages(carol, team, path):
     assert signed_in(carol).get(path).status_code == 404
 
 
-@pytest.mark.parametrize("path, data", [
-    ("/teams/core/invites", {}),
-    ("/teams/core/leave", {"confirmed": "yes"}),
-    ("/teams/core/delete", {"confirm_name": "core"}),
-    ("/teams/core/transfer", {"new_owner_id": "x", "confirmed": "yes"}),
-    ("/teams/core/members/x/remove", {"confirmed": "yes"}),
-    ("/teams/core/invites/x/revoke", {"confirmed": "yes"}),
-    ("/teams/core/invites/x/resend", {}),
-    ("/teams/core/members/x/role", {"role": "admin"}),
-    ("/teams/core/transfer/accept", {}),
-    ("/teams/core/transfer/cancel", {}),
-])
+@pytest.mark.parametrize(
+    "path, data",
+    [
+        ("/teams/core/invites", {}),
+        ("/teams/core/leave", {"confirmed": "yes"}),
+        ("/teams/core/delete", {"confirm_name": "core"}),
+        ("/teams/core/transfer", {"new_owner_id": "x", "confirmed": "yes"}),
+        ("/teams/core/members/x/remove", {"confirmed": "yes"}),
+        ("/teams/core/invites/x/revoke", {"confirmed": "yes"}),
+        ("/teams/core/invites/x/resend", {}),
+        ("/teams/core/members/x/role", {"role": "admin"}),
+        ("/teams/core/transfer/accept", {}),
+        ("/teams/core/transfer/cancel", {}),
+    ],
+)
 def test_a_stranger_gets_404_on_team_actions(carol, team, path, data):
     assert signed_in(carol).post(path, data).status_code == 404
     assert Team.objects.filter(name="core").exists()
@@ -222,7 +236,9 @@ def test_transfer_ownership_is_offered_then_accepted_by_the_member(alice, bob, t
     team.refresh_from_db()
     assert team.owner == alice and team.transfer_to == bob
     offers = signed_in(bob).get("/teams").content.decode()
-    assert "offers you the ownership of <strong>core</strong>" in offers and 'href="/teams/core#transfer-offer"' in offers
+    assert (
+        "offers you the ownership of <strong>core</strong>" in offers and 'href="/teams/core#transfer-offer"' in offers
+    )
     assert "Accept ownership" in signed_in(bob).get("/teams/core").content.decode()
     assert "Accept ownership" not in signed_in(alice).get("/teams/core").content.decode()
 
@@ -309,3 +325,25 @@ def test_account_deletion_is_blocked_while_owning_teams_and_the_page_lists_them(
     response = client.post("/account/delete", {"confirmed": "yes"}, follow=True)
     assert User.objects.filter(pk=alice.pk).exists()
     assert "transfer or delete the teams you own" in response.content.decode()
+
+
+@pytest.mark.parametrize("viewer_role", [Membership.OWNER, Membership.ADMIN, Membership.MEMBER])
+@pytest.mark.parametrize("member_role", [Membership.OWNER, Membership.ADMIN, Membership.MEMBER])
+def test_a_remove_button_is_shown_exactly_where_removing_works(make_user, viewer_role, member_role):
+    """The team page asks the service's own rule: a button that is shown works, and a removal
+    that would work has its button."""
+    owner, viewer, member = make_user("olga"), make_user("vera"), make_user("mike")
+    team = make_team(owner, "roles")
+    Membership.objects.filter(team=team, user=owner).delete()
+    Membership.objects.create(team=team, user=viewer, role=viewer_role)
+    if member_role != Membership.OWNER or viewer_role != Membership.OWNER:  # one owner a team
+        Membership.objects.create(team=team, user=member, role=member_role)
+    else:
+        member = viewer
+    if Membership.OWNER not in (viewer_role, member_role):
+        Membership.objects.create(team=team, user=owner, role=Membership.OWNER)
+    browser = signed_in(viewer)
+    shown = f"/teams/roles/members/{member.pk}/remove" in browser.get("/teams/roles").content.decode()
+    browser.post(f"/teams/roles/members/{member.pk}/remove", {"confirmed": "yes"})
+    removed = not Membership.objects.filter(team=team, user=member).exists()
+    assert shown == removed

@@ -90,6 +90,6 @@ def _ltm_cli_application(request):
     client the migrations made; put it back so `ltm auth` works in every browser test."""
     if "live_server" in request.fixturenames:
         request.getfixturevalue("transactional_db")
-        from accounts.testing import ensure_cli_application
+        from oauth.testing import ensure_cli_application
 
         ensure_cli_application()

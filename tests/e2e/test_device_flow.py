@@ -9,8 +9,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from accounts.device_flow import format_user_code
-from accounts.testing import DEVICE_GRANT, ensure_cli_application, expire, let_interval_pass
+from oauth.device_flow import format_user_code
+from oauth.testing import DEVICE_GRANT, ensure_cli_application, expire, let_interval_pass
 from packets.testing import packet_v02
 
 pytestmark = pytest.mark.browser
@@ -74,7 +74,10 @@ def test_sign_in_approve_then_the_token_reads_and_writes(live_server, cli, new_p
     make_user("alice", password=PASSWORD)
     grant = cli.start()
     assert grant["verification_uri"] == live_server.url + "/device"
-    assert cli.poll(grant["device_code"]) == (400, {"error": "authorization_pending", "error_description": "waiting for the person to approve"})
+    assert cli.poll(grant["device_code"]) == (
+        400,
+        {"error": "authorization_pending", "error_description": "waiting for the person to approve"},
+    )
 
     page = new_page()
     page.goto(grant["verification_uri_complete"])
@@ -119,7 +122,10 @@ def test_deny_answers_access_denied(live_server, cli, new_page, make_user):
     page.wait_for_selector(".device-code")
     page.click("button[value=deny]")
     page.wait_for_url("**/device/done/denied")
-    assert cli.poll(grant["device_code"]) == (400, {"error": "access_denied", "error_description": "the sign-in was denied"})
+    assert cli.poll(grant["device_code"]) == (
+        400,
+        {"error": "access_denied", "error_description": "the sign-in was denied"},
+    )
 
 
 def test_expired_code_answers_expired_token_and_the_page_says_so(live_server, cli, new_page, make_user):

@@ -9,10 +9,11 @@ import socket
 import pytest
 
 import ltm.device
-from accounts.models import ApiToken, DeviceDetails
+from accounts.models import ApiToken
 from cli.tests.test_live_hub import InstantTime
 from ltm.main import main
 from ltm.protocol.tokens import token_checksum, token_hint
+from oauth.models import DeviceDetails
 
 pytestmark = pytest.mark.browser
 
@@ -104,7 +105,9 @@ def test_a_request_from_another_network_is_flagged(live_server, new_page, make_u
     assert "another network than this browser" in warnings[0] and "203.0.113.77" in warnings[0]
 
 
-def test_a_code_cancelled_with_ctrl_c_cannot_be_approved(live_server, new_page, make_user, cli_config, monkeypatch, capsys):
+def test_a_code_cancelled_with_ctrl_c_cannot_be_approved(
+    live_server, new_page, make_user, cli_config, monkeypatch, capsys
+):
     make_user("alice", password=PASSWORD)
     opened = []
     monkeypatch.setattr(ltm.device, "open_browser", lambda url: opened.append(url) or False)

@@ -51,7 +51,9 @@ def test_a_newcomer_signs_up_from_an_invite_and_lands_in_the_team(live_server, n
     again.screenshot(path=str(artifacts_dir / "invite_used.png"), full_page=True)
 
 
-def test_someone_who_joined_from_the_cli_claims_a_web_sign_in(live_server, new_page, make_user, anon_api, artifacts_dir):
+def test_someone_who_joined_from_the_cli_claims_a_web_sign_in(
+    live_server, new_page, make_user, anon_api, artifacts_dir
+):
     from teams.services import invite_accept
 
     _, code = make_invite(make_team(make_user("alice"), "alpha"))

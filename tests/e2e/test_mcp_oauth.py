@@ -65,16 +65,24 @@ def run_agent(url, person_signs_in, *, client_metadata_url=None):
 
     provider = OAuthClientProvider(
         server_url=url + "/mcp",
-        client_metadata=OAuthClientMetadata(client_name="Test Agent", redirect_uris=[REDIRECT],
-                                            grant_types=["authorization_code", "refresh_token"],
-                                            response_types=["code"], token_endpoint_auth_method="none"),
-        storage=storage, redirect_handler=redirect_handler, callback_handler=callback_handler,
+        client_metadata=OAuthClientMetadata(
+            client_name="Test Agent",
+            redirect_uris=[REDIRECT],
+            grant_types=["authorization_code", "refresh_token"],
+            response_types=["code"],
+            token_endpoint_auth_method="none",
+        ),
+        storage=storage,
+        redirect_handler=redirect_handler,
+        callback_handler=callback_handler,
         client_metadata_url=client_metadata_url,
     )
 
     async def main():
         async with httpx2.AsyncClient(auth=provider, timeout=30) as http:
-            async with Client(streamable_http_client(url + "/mcp", http_client=http), read_timeout_seconds=30) as client:
+            async with Client(
+                streamable_http_client(url + "/mcp", http_client=http), read_timeout_seconds=30
+            ) as client:
                 packet = {key: value for key, value in example_packet().items() if key not in ("id", "created_at")}
                 save = await client.call_tool("save", {"packet": packet})
                 whoami = await client.call_tool("whoami", {})
@@ -152,9 +160,14 @@ def test_registration_consent_pkce_then_tools_then_revoked(live_server, make_use
     page.locator(".message", has_text="App disconnected.").wait_for()
     page.screenshot(path=str(artifacts_dir / "mcp-connected-app-revoked.png"), full_page=True)
     assert page.locator("#connected-apps .empty").is_visible()
-    answer = httpx2.post(live_server.url + "/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
-                         headers={"Authorization": f"Bearer {storage.tokens.access_token}",
-                                  "Accept": "application/json, text/event-stream"})
+    answer = httpx2.post(
+        live_server.url + "/mcp",
+        json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+        headers={
+            "Authorization": f"Bearer {storage.tokens.access_token}",
+            "Accept": "application/json, text/event-stream",
+        },
+    )
     assert answer.status_code == 401
 
 
@@ -164,9 +177,14 @@ def test_a_client_id_metadata_document_client(live_server, make_user, new_page, 
 
     def document(path):
         fetched.append(path)
-        return {"client_id": base + "/agent/client.json", "client_name": "Metadata Agent",
-                "redirect_uris": [REDIRECT], "grant_types": ["authorization_code"], "response_types": ["code"],
-                "token_endpoint_auth_method": "none"}
+        return {
+            "client_id": base + "/agent/client.json",
+            "client_name": "Metadata Agent",
+            "redirect_uris": [REDIRECT],
+            "grant_types": ["authorization_code"],
+            "response_types": ["code"],
+            "token_endpoint_auth_method": "none",
+        }
 
     base, ca_file, stop = tls_loopback_server(tmp_path, document)
     settings.CIMD_LOOPBACK_CA_FILE = ca_file

@@ -77,7 +77,7 @@ def test_a_signed_out_reader_copies_the_resume_block(live_server, new_page, make
 def test_markup_in_a_packet_runs_nothing(live_server, new_page, make_user, artifacts_dir):
     hostile = (
         '<script>window.pwned = "script"; alert("script")</script>'
-        '<img src="x" onerror="window.pwned = \'img\'; alert(\'img\')">'
+        "<img src=\"x\" onerror=\"window.pwned = 'img'; alert('img')\">"
     )
     packet = packet_v02(
         goal=hostile,

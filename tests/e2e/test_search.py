@@ -24,11 +24,17 @@ def search(page, words, scope=None):
 def test_dashboard_search_highlights_and_filters_by_scope(live_server, new_page, artifacts_dir, make_user):
     ada, grace = make_user("ada", password=PASSWORD), make_user("grace", password=PASSWORD)
     compilers = make_team(ada, "compilers", members=[grace])
-    personal = push_packet(ada, goal="Stop the flaky test <b>#107</b> on CI", next_step="Pin the clock",
-                           created_at="2026-04-01T00:00:00Z")
-    team = push_packet(grace, team=compilers, goal="Speed up the parser", next_step="Profile the lexer",
-                       attempts=[{"tried": "Retried the flaky tests", "outcome": "failed", "learned": "Timing"}],
-                       created_at="2026-04-02T00:00:00Z")
+    personal = push_packet(
+        ada, goal="Stop the flaky test <b>#107</b> on CI", next_step="Pin the clock", created_at="2026-04-01T00:00:00Z"
+    )
+    team = push_packet(
+        grace,
+        team=compilers,
+        goal="Speed up the parser",
+        next_step="Profile the lexer",
+        attempts=[{"tried": "Retried the flaky tests", "outcome": "failed", "learned": "Timing"}],
+        created_at="2026-04-02T00:00:00Z",
+    )
     push_packet(ada, goal="Rotate the leaked password", created_at="2026-04-03T00:00:00Z")
     push_packet(grace, goal="Grace's own flaky tests", created_at="2026-04-04T00:00:00Z")  # never ada's
 

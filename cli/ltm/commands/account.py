@@ -11,12 +11,14 @@ def register(add) -> None:
     account = add("account", None, "your account on the hub: `ltm account claim`, `ltm account set-name NAME`")
     account_verbs = account.add_subparsers(metavar="<action>", required=True)
     account_verbs.add_parser(
-        "claim", help="a one-time link to set an email and password for an account made by `ltm join`",
+        "claim",
+        help="a one-time link to set an email and password for an account made by `ltm join`",
         description="print a one-time link where an account made by `ltm join` gets an email and a "
-                    "password, to sign in on the hub's web pages",
+        "password, to sign in on the hub's web pages",
     ).set_defaults(handler=cmd_account_claim)
     set_name = account_verbs.add_parser(
-        "set-name", help="set the name your teammates see (empty: your username)",
+        "set-name",
+        help="set the name your teammates see (empty: your username)",
         description="set the display name your teammates see instead of your username",
     )
     set_name.add_argument("name", help='e.g. "Ada Lovelace"; "" shows your username again')
@@ -26,8 +28,10 @@ def register(add) -> None:
 def cmd_account_claim(args) -> int:
     link = verbs.claim_link()
     print(link.get("url", ""))
-    note("open it in a browser to give this account an email and a password for the hub's web pages; "
-         f"it works once and expires {link.get('expires_at', 'within the hour')}")
+    note(
+        "open it in a browser to give this account an email and a password for the hub's web pages; "
+        f"it works once and expires {link.get('expires_at', 'within the hour')}"
+    )
     return 0
 
 

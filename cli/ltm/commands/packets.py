@@ -18,11 +18,17 @@ def register(add) -> None:
         push = add(name, cmd_push, help)
         push.add_argument("file", nargs="?", default="-", help="packet file, or - for stdin (default)")
         push.add_argument("-t", "--team", help="push into this team instead of your personal packets")
-        push.add_argument("--allow-unredacted", action="store_true",
-                          help="push even when the redaction pre-flight finds secrets or machine paths")
-        push.add_argument("--lenient", action="store_true",
-                          help="skip the local schema validation (the hub still validates and may reject); "
-                               "`ltm config set lenient true` makes it the default")
+        push.add_argument(
+            "--allow-unredacted",
+            action="store_true",
+            help="push even when the redaction pre-flight finds secrets or machine paths",
+        )
+        push.add_argument(
+            "--lenient",
+            action="store_true",
+            help="skip the local schema validation (the hub still validates and may reject); "
+            "`ltm config set lenient true` makes it the default",
+        )
 
     ls = add("ls", cmd_ls, "list your packets, newest first")
     ls.add_argument("--json", action="store_true", help="print JSON")
@@ -34,19 +40,28 @@ def register(add) -> None:
     show.add_argument("id", help="packet id, or a public link (<hub>/p/...) to read with no account")
 
     add("pull", cmd_pull, "print a packet's JSON").add_argument(
-        "id", help="packet id, or a public link (<hub>/p/...) to read with no account")
+        "id", help="packet id, or a public link (<hub>/p/...) to read with no account"
+    )
     add("rm", cmd_rm, "delete a packet").add_argument("id")
     add("publish", cmd_publish, "make a public read-only page for a packet").add_argument("id")
     add("unpublish", cmd_unpublish, "take a packet's public page down").add_argument("id")
 
     resume = add("resume", cmd_resume, "the resume block of a packet, for a new agent session")
     resume.add_argument("id", nargs="?", help="packet id or public link (default: pick from the 50 newest)")
-    resume.add_argument("--thread", action="store_true",
-                        help="resume the newest packet of the id's thread, with the locked decisions and "
-                             "failed attempts of the packets it continues")
+    resume.add_argument(
+        "--thread",
+        action="store_true",
+        help="resume the newest packet of the id's thread, with the locked decisions and "
+        "failed attempts of the packets it continues",
+    )
     copy = resume.add_mutually_exclusive_group()
-    copy.add_argument("--copy", dest="copy", action="store_true", default=None,
-                      help="copy to the clipboard (the default when no id is given: the picker)")
+    copy.add_argument(
+        "--copy",
+        dest="copy",
+        action="store_true",
+        default=None,
+        help="copy to the clipboard (the default when no id is given: the picker)",
+    )
     copy.add_argument("--no-copy", dest="copy", action="store_false", help="print to stdout")
 
 
@@ -143,8 +158,7 @@ def _pick_packet() -> str:
     line = sys.stdin.readline()
     if not line:  # end of input (a closed or empty pipe): nobody is there to choose
         sys.stderr.write("\n")
-        raise LtmError("no packet chosen (end of input); pass the id instead: `ltm resume <id>` "
-                       "(`ltm ls` lists them)")
+        raise LtmError("no packet chosen (end of input); pass the id instead: `ltm resume <id>` (`ltm ls` lists them)")
     answer = line.strip()
     if not answer:
         raise LtmError("no packet chosen; run `ltm resume` again, or pass the id: `ltm resume <id>`")
@@ -171,13 +185,17 @@ def _read_input(source: str) -> bytes:
         raise LtmError(f"cannot read {source}: {exc.strerror}") from None
 
 
-
 # --- search -----------------------------------------------------------------------------------
+
 
 def register_search(add) -> None:
     search = add("search", cmd_search, "find packets by their words, best first")
-    search.add_argument("text", nargs="+", help='words, "quoted phrases", -word to exclude, OR, or a packet id; '
-                                                "quote the whole query when a word starts with -")
+    search.add_argument(
+        "text",
+        nargs="+",
+        help='words, "quoted phrases", -word to exclude, OR, or a packet id; '
+        "quote the whole query when a word starts with -",
+    )
     search.add_argument("-t", "--team", help="search only this team's packets (default: yours and every team's)")
     search.add_argument("--limit", type=int, help="how many (the hub's default is 20, at most 100)")
     search.add_argument("--json", action="store_true", help="print JSON")
@@ -193,7 +211,9 @@ def cmd_search(args) -> int:
     else:
         for result in results:
             where = f"team {result.get('team')}" if result.get("team") else "personal"
-            print(f"{result.get('id', '')}  {str(result.get('created_at', ''))[:10]}  {where}  "
-                  f"{shorten(result.get('goal', ''), 70)}")
+            print(
+                f"{result.get('id', '')}  {str(result.get('created_at', ''))[:10]}  {where}  "
+                f"{shorten(result.get('goal', ''), 70)}"
+            )
             print(f"    {shorten(result.get('snippet', ''), 100)}")
     return 0

@@ -23,8 +23,11 @@ def register(add) -> None:
     team_ls = team_verbs.add_parser("ls", help="list your teams", description="list your teams")
     team_ls.add_argument("--json", action="store_true", help="print JSON")
     team_ls.set_defaults(handler=cmd_teams_ls)
-    team_log = team_verbs.add_parser("log", help="a team's activity, newest first",
-                                     description="a team's activity (pushes, deletes, members, invites), newest first")
+    team_log = team_verbs.add_parser(
+        "log",
+        help="a team's activity, newest first",
+        description="a team's activity (pushes, deletes, members, invites), newest first",
+    )
     team_log.add_argument("name")
     team_log.add_argument("--limit", type=int, help="how many events (1 to 200, default 50)")
     team_log.add_argument("--before", type=int, metavar="ID", help="only events older than this event id (paging)")
@@ -38,8 +41,9 @@ def register(add) -> None:
     invite.add_argument("--label", help="who the link is for, shown with the pending invites")
     join = add("join", cmd_join, "join a team with an invite link")
     join.add_argument("invite", metavar="url-or-code")
-    join.add_argument("--name", help="your name on the hub when joining creates a new account "
-                                     "(default: the config `user`, if set)")
+    join.add_argument(
+        "--name", help="your name on the hub when joining creates a new account (default: the config `user`, if set)"
+    )
 
 
 def cmd_teams_create(args) -> int:
@@ -71,8 +75,10 @@ def cmd_teams_members(args) -> int:
     if wants_json(args.json):
         print(to_json({"members": members}))
         return 0
-    rows = [(m.get("display", ""), m.get("email") or "", m.get("role", ""), m.get("joined_at", ""), m.get("user_id", ""))
-            for m in members]
+    rows = [
+        (m.get("display", ""), m.get("email") or "", m.get("role", ""), m.get("joined_at", ""), m.get("user_id", ""))
+        for m in members
+    ]
     table(["NAME", "EMAIL", "ROLE", "JOINED", "USER ID"], rows)
     return 0
 
@@ -92,10 +98,18 @@ def cmd_teams_log(args) -> int:
     if not events:
         note("no activity" + (" of that kind" if args.kind else "") + " yet")
         return 0
-    table(["WHEN", "WHO", "WHAT", "ID"],
-          [(e.get("created_at", ""), (e.get("actor") or {}).get("display", ""), shorten(e.get("summary", ""), 90),
-            e.get("id", ""))
-           for e in events])
+    table(
+        ["WHEN", "WHO", "WHAT", "ID"],
+        [
+            (
+                e.get("created_at", ""),
+                (e.get("actor") or {}).get("display", ""),
+                shorten(e.get("summary", ""), 90),
+                e.get("id", ""),
+            )
+            for e in events
+        ],
+    )
     if page.get("next_before"):
         note(f"older events: ltm teams log {args.name} --before {page['next_before']}")
     return 0

@@ -16,16 +16,23 @@ def register(add) -> None:
     thread.add_argument("id")
 
     export = add("export", cmd_export, "download every packet you can read (or a team's)")
-    export.add_argument("--format", choices=verbs.EXPORT_FORMATS, default="jsonl",
-                        help="jsonl (default): one packet a line, for `ltm import`; markdown: one document")
+    export.add_argument(
+        "--format",
+        choices=verbs.EXPORT_FORMATS,
+        default="jsonl",
+        help="jsonl (default): one packet a line, for `ltm import`; markdown: one document",
+    )
     export.add_argument("-t", "--team", help="only this team's packets")
     export.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
 
     load = add("import", cmd_import, "push every packet of a JSON-lines file (as `ltm export` writes)")
     load.add_argument("file", help="a .jsonl file: one packet a line")
     load.add_argument("-t", "--team", help="push into this team instead of your personal packets")
-    load.add_argument("--allow-unredacted", action="store_true",
-                      help="push packets even when the redaction pre-flight finds secrets or machine paths")
+    load.add_argument(
+        "--allow-unredacted",
+        action="store_true",
+        help="push packets even when the redaction pre-flight finds secrets or machine paths",
+    )
 
 
 def cmd_thread(args) -> int:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timezone
-from functools import lru_cache
+from datetime import UTC, datetime
+from functools import cache
 from importlib import resources
 
 import jsonschema
@@ -24,9 +24,7 @@ SUPPORTED_VERSIONS = ("0.1", "0.2")
 LATEST_VERSION = "0.2"
 
 # RFC 3339 date-time with a mandatory zone; JSON Schema's "format" is not enforced by default.
-_RFC3339 = re.compile(
-    r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$"
-)
+_RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
 _MESSAGE_CAP = 160
 
 
@@ -40,19 +38,19 @@ class PacketError(ValueError):
         super().__init__(shown + (f" (and {more} more)" if more > 0 else ""))
 
 
-@lru_cache(maxsize=None)
+@cache
 def schema(version: str) -> dict:
     """The JSON Schema of one supported ltm_version."""
     text = resources.files("ltm.protocol.schema").joinpath(f"core-memory.v{version}.json").read_text("utf-8")
     return json.loads(text)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(version: str) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(schema(version))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _quick_validator(version: str) -> jsonschema_rs.Draft202012Validator:
     return jsonschema_rs.Draft202012Validator(schema(version))
 
@@ -90,9 +88,7 @@ def parse_packet(raw: bytes | str) -> dict:
     """Check size, encoding and JSON syntax, then validate. Returns the packet as a dict."""
     data = raw.encode("utf-8") if isinstance(raw, str) else raw
     if len(data) > MAX_PACKET_BYTES:
-        raise PacketError(
-            [f"packet is {len(data)} bytes; the maximum is {MAX_PACKET_BYTES} bytes (32 KiB)"]
-        )
+        raise PacketError([f"packet is {len(data)} bytes; the maximum is {MAX_PACKET_BYTES} bytes (32 KiB)"])
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -105,6 +101,19 @@ def parse_packet(raw: bytes | str) -> dict:
         raise PacketError([f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"]) from None
     except strict_json.JSONLimitError as exc:
         raise PacketError([f"invalid JSON: {exc}"]) from None
+    validate_packet(packet)
+    return packet
+
+
+def check_packet(packet: dict) -> dict:
+    """A packet already decoded (a tool's argument) held to parse_packet's rules: the size cap on
+    its JSON, then validation. The packet."""
+    try:
+        size = len(json.dumps(packet, ensure_ascii=False).encode("utf-8"))
+    except UnicodeEncodeError:  # a lone surrogate, which no store can hold
+        raise PacketError(["packet holds a string that is not valid Unicode (a lone surrogate)"]) from None
+    if size > MAX_PACKET_BYTES:
+        raise PacketError([f"packet is {size} bytes; the maximum is {MAX_PACKET_BYTES} bytes (32 KiB)"])
     validate_packet(packet)
     return packet
 
@@ -127,8 +136,7 @@ def packet_errors(packet) -> list[str]:
     created_at = packet.get("created_at")
     if isinstance(created_at, str) and parse_timestamp(created_at) is None:
         messages.append(
-            f"$.created_at: {_short(repr(created_at))} is not an RFC 3339 date-time with a zone, "
-            "in years 1 to 9999 UTC"
+            f"$.created_at: {_short(repr(created_at))} is not an RFC 3339 date-time with a zone, in years 1 to 9999 UTC"
         )
     return messages
 
@@ -151,7 +159,7 @@ def parse_timestamp(value: str) -> datetime | None:
         return None
     try:
         moment = datetime.fromisoformat(value.replace("z", "Z").replace("t", "T"))
-        moment.astimezone(timezone.utc)  # e.g. 9999-12-31T23:59:59-01:00 is past year 9999 in UTC
+        moment.astimezone(UTC)  # e.g. 9999-12-31T23:59:59-01:00 is past year 9999 in UTC
     except (ValueError, OverflowError):
         return None
     return moment
@@ -159,7 +167,7 @@ def parse_timestamp(value: str) -> datetime | None:
 
 def utc_now() -> str:
     """The current time as RFC 3339 in UTC, to the second: 2026-04-22T09:30:00Z."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 _CANONICAL = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS

@@ -29,9 +29,7 @@ CATEGORIES: dict[str, re.Pattern] = {
     "private-key": re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----"),
     "google-api-key": re.compile(r"(?<![\w-])AIza[0-9A-Za-z_-]{35}(?![\w-])"),
     "slack-token": re.compile(r"(?<![A-Za-z0-9])xox[abprs]-[A-Za-z0-9][A-Za-z0-9-]*"),
-    "stripe-key": re.compile(
-        r"(?<![A-Za-z0-9])(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}|whsec_[A-Za-z0-9]{32,})"
-    ),
+    "stripe-key": re.compile(r"(?<![A-Za-z0-9])(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}|whsec_[A-Za-z0-9]{32,})"),
     "ssh-key": re.compile(
         r"(?<![\w-])(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp(?:256|384|521)"
         r"|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)\s+AAAA[0-9A-Za-z+/]+={0,3}"
@@ -107,14 +105,6 @@ def scan_packet(packet: dict) -> list[Finding]:
             if found:
                 findings.append(Finding(path, category, found.group(0)))
     return findings
-
-
-def findings_report(findings: list[Finding]) -> str:
-    """The lines shown when a push is refused."""
-    lines = ["packet contains content that should not leave this machine; refusing to push:"]
-    lines += [f"  - {finding}" for finding in findings]
-    lines.append("edit the packet to remove it, or pass --allow-unredacted to push anyway (not recommended).")
-    return "\n".join(lines)
 
 
 def _list(value) -> list:

@@ -10,7 +10,7 @@ from __future__ import annotations
 PREAMBLE = (
     "This block resumes earlier work. Treat it as authoritative: locked decisions are settled "
     "and not to be reopened, attempts that failed must not be retried without new information, "
-    "and \"Your first action\" below is what to do first."
+    'and "Your first action" below is what to do first.'
 )
 
 
@@ -28,6 +28,27 @@ def render_resume(packet: dict, ancestors: list[dict] = ()) -> str:
         parts.append(f"**Reminder, your first action:** {next_step}")
     parts.append(_about(packet))
     return "\n\n".join(parts) + "\n"
+
+
+def render_thread_resume(items: list[dict], packet_of) -> str:
+    """The resume block of a thread's newest packet (`items` oldest first, as the `thread` tool
+    lists them), with the packets it continues carried in; `packet_of(id)` reads one packet."""
+    latest, lineage = thread_lineage(items)
+    return render_resume(packet_of(latest), [packet_of(ancestor) for ancestor in lineage])
+
+
+def thread_lineage(items: list[dict]) -> tuple[str, list[str]]:
+    """For a thread (oldest first): the newest packet's id and the ids of the packets it
+    continues, oldest first. A cycle of parent_ids stops the walk."""
+    by_id = {item["id"]: item for item in items}
+    latest = items[-1]["id"]
+    lineage, seen = [], {latest}
+    parent = by_id[latest].get("parent_id")
+    while parent in by_id and parent not in seen:
+        seen.add(parent)
+        lineage.append(parent)
+        parent = by_id[parent].get("parent_id")
+    return latest, list(reversed(lineage))
 
 
 def render_section(packet: dict, facts: list[str]) -> str:
@@ -116,9 +137,7 @@ def _item(first_line: str, item: dict, details: list[tuple[str, str]]) -> str:
 
 
 def _decision(decision: dict) -> str:
-    return _item(
-        f"- {_text(decision.get('what'), '  ')}", decision, [("Why", "why"), ("Consequences", "consequences")]
-    )
+    return _item(f"- {_text(decision.get('what'), '  ')}", decision, [("Why", "why"), ("Consequences", "consequences")])
 
 
 def _attempt(attempt: dict) -> str:

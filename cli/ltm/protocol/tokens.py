@@ -14,3 +14,9 @@ def token_checksum(token: str) -> str:
 def token_hint(checksum: str) -> str:
     """The hint of a token, from its checksum (the hub keeps no plaintext to start from)."""
     return checksum[:HINT_LENGTH]
+
+
+def token_identity(host: str, token: str) -> dict:
+    """What `whoami` answers on every surface before anything the hub adds: the host and the
+    token's hint."""
+    return {"host": host, "token_hash8": token_hint(token_checksum(token))}

@@ -1,8 +1,7 @@
 """The MCP tools of ltm, declared once: names, descriptions, input schemas and the scope each
 needs. `ltm mcp` (ltm.mcp_server, over stdio) and the hub's /mcp endpoint (mcp_remote, over
-HTTP) both list their tools from here and check arguments with `argument_errors`; each server
-only supplies the function that does the work. A tool the hub adds later (search, thread) is one
-more ToolSpec in TOOLS plus its function on each server that offers it.
+HTTP) both list their tools from here; what each tool answers is ltm.protocol.tool_calls, over a
+backend each server supplies. A new tool is one more ToolSpec here plus its answer there.
 
 It imports nothing else of ltm and not the MCP SDK: the schemas are plain JSON Schema.
 """
@@ -58,7 +57,7 @@ ALLOW_UNREDACTED = {
     "type": "boolean",
     "default": False,
     "description": "Save even if the redaction pre-flight finds secrets or absolute paths. Only when "
-                   "the person explicitly agreed.",
+    "the person explicitly agreed.",
 }
 TEAM = {"type": "string", "description": "Team name: act on that team's packets instead of the person's own."}
 ID = {"type": "string", "description": "The packet id (its `id` field), as listed by `ls`."}
@@ -89,64 +88,94 @@ PACKET_ARGS = {"packet": PACKET, "allow_unredacted": ALLOW_UNREDACTED, "team": T
 
 # The tools both servers offer.
 TOOLS = _specs(
-    ToolSpec("save", "Save a packet (the state of this session) to the person's ltm hub. " + PACKET_SHAPE,
-             PACKET_ARGS, ("packet",), WRITE),
-    ToolSpec("resume", "The resume block of a packet: markdown to read before continuing the work it "
-                       "describes. Locked decisions are settled; failed attempts are not to be retried "
-                       "without new information; start with its first action.",
-             {"id": ID, "thread": {"type": "boolean", "default": False, "description":
-                                   "Resume the newest packet of the thread that holds `id` instead, with the "
-                                   "locked decisions and failed attempts of the packets it continues carried in."}},
-             ("id",)),
-    ToolSpec("thread", "The thread a packet belongs to: the packets linked to it by parent_id (what it "
-                       "continues and what continues it) that the person may read, oldest first, as JSON "
-                       "[{id, parent_id, created_at, goal, team}]. Resume the newest with `resume` and "
-                       "thread: true.",
-             {"id": ID}, ("id",)),
+    ToolSpec(
+        "save",
+        "Save a packet (the state of this session) to the person's ltm hub. " + PACKET_SHAPE,
+        PACKET_ARGS,
+        ("packet",),
+        WRITE,
+    ),
+    ToolSpec(
+        "resume",
+        "The resume block of a packet: markdown to read before continuing the work it "
+        "describes. Locked decisions are settled; failed attempts are not to be retried "
+        "without new information; start with its first action.",
+        {
+            "id": ID,
+            "thread": {
+                "type": "boolean",
+                "default": False,
+                "description": "Resume the newest packet of the thread that holds `id` instead, with the "
+                "locked decisions and failed attempts of the packets it continues carried in.",
+            },
+        },
+        ("id",),
+    ),
+    ToolSpec(
+        "thread",
+        "The thread a packet belongs to: the packets linked to it by parent_id (what it "
+        "continues and what continues it) that the person may read, oldest first, as JSON "
+        "[{id, parent_id, created_at, goal, team}]. Resume the newest with `resume` and "
+        "thread: true.",
+        {"id": ID},
+        ("id",),
+    ),
     ToolSpec("ls", "List packets, newest first, as JSON [{id, created_at, goal}].", {"limit": LIMIT, "team": TEAM}),
-    ToolSpec("search", "Search the person's packets and their teams' by words, best first, as JSON "
-                       "[{id, created_at, goal, team, snippet, score}]. Words match in any order with "
-                       'English stemming; "quoted phrases", -word to exclude and OR work as in web '
-                       "search; a packet id (or its first 10+ characters) finds that packet. Then `resume` "
-                       "the one that fits.",
-             {"q": {"type": "string", "maxLength": 1000, "description": "What to search for."},
-              "team": {"type": "string", "description": "Team name: only that team's packets."},
-              "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "How many, 1 to 100 (default 20)."}},
-             ("q",)),
+    ToolSpec(
+        "search",
+        "Search the person's packets and their teams' by words, best first, as JSON "
+        "[{id, created_at, goal, team, snippet, score}]. Words match in any order with "
+        'English stemming; "quoted phrases", -word to exclude and OR work as in web '
+        "search; a packet id (or its first 10+ characters) finds that packet. Then `resume` "
+        "the one that fits.",
+        {
+            "q": {"type": "string", "maxLength": 1000, "description": "What to search for."},
+            "team": {"type": "string", "description": "Team name: only that team's packets."},
+            "limit": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 100,
+                "description": "How many, 1 to 100 (default 20).",
+            },
+        },
+        ("q",),
+    ),
     ToolSpec("show", "A short summary of one packet, with its public URL when published.", {"id": ID}, ("id",)),
     ToolSpec("pull", "The full JSON of one packet.", {"id": ID}, ("id",)),
     ToolSpec("rm", "Delete a packet from the hub. Only when the person asked for it.", {"id": ID}, ("id",), WRITE),
-    ToolSpec("publish", "Make a public, read-only web page of a packet (anyone with the link can read it). "
-                        "Only when the person asked for it. Returns the URL.", {"id": ID}, ("id",), WRITE),
+    ToolSpec(
+        "publish",
+        "Make a public, read-only web page of a packet (anyone with the link can read it). "
+        "Only when the person asked for it. Returns the URL.",
+        {"id": ID},
+        ("id",),
+        WRITE,
+    ),
     ToolSpec("unpublish", "Take a packet's public page down; the packet itself stays.", {"id": ID}, ("id",), WRITE),
-    ToolSpec("example", "A complete, valid example packet (v0.2) to model a new packet on, with a fresh "
-                        "`id` and `created_at`."),
-    ToolSpec("whoami", 'Which hub the tools talk to and which token they use, as JSON {"host", '
-                       '"token_hash8"} (the first 8 hex digits of sha256(token)), plus "user" and "scopes" '
-                       "where the hub itself answers. Fails with \"not signed in\" when there is no sign-in: "
-                       "then ask the person to sign in (`ltm auth <host>`)."),
+    ToolSpec(
+        "example",
+        "A complete, valid example packet (v0.2) to model a new packet on, with a fresh `id` and `created_at`.",
+    ),
+    ToolSpec(
+        "whoami",
+        'Which hub the tools talk to and which token they use, as JSON {"host", '
+        '"token_hash8"} (the first 8 hex digits of sha256(token)), plus "user" and "scopes" '
+        'where the hub itself answers. Fails with "not signed in" when there is no sign-in: '
+        "then ask the person to sign in (`ltm auth <host>`).",
+    ),
 )
 
 # Only `ltm mcp` offers these: the Go client's names for the same things.
 LOCAL_TOOLS = _specs(
-    ToolSpec("push", "Push a packet to the person's ltm hub (the same as `save`). " + PACKET_SHAPE,
-             PACKET_ARGS, ("packet",), WRITE),
+    ToolSpec(
+        "push",
+        "Push a packet to the person's ltm hub (the same as `save`). " + PACKET_SHAPE,
+        PACKET_ARGS,
+        ("packet",),
+        WRITE,
+    ),
     ToolSpec("platform", "The URL of the hub's web dashboard, for the person to open."),
 )
-
-
-def thread_lineage(items: list[dict]) -> tuple[str, list[str]]:
-    """For a thread (oldest first, as the `thread` tool lists it): the newest packet's id and the
-    ids of the packets it continues, oldest first. A cycle of parent_ids stops the walk."""
-    by_id = {item["id"]: item for item in items}
-    latest = items[-1]["id"]
-    lineage, seen = [], {latest}
-    parent = by_id[latest].get("parent_id")
-    while parent in by_id and parent not in seen:
-        seen.add(parent)
-        lineage.append(parent)
-        parent = by_id[parent].get("parent_id")
-    return latest, list(reversed(lineage))
 
 
 def present(arguments) -> dict:
@@ -166,18 +195,25 @@ def argument_errors(spec: ToolSpec, arguments) -> list[str]:
 
 # The texts of the refusals both servers send back as tool errors.
 
+
 def rejected_message(details: list[str]) -> str:
     count = len(details)
-    return (f"packet rejected with {count} error{'' if count == 1 else 's'}; fix all of them and call again:\n"
-            + "\n".join(f"- {detail}" for detail in details))
+    return (
+        f"packet rejected with {count} error{'' if count == 1 else 's'}; fix all of them and call again:\n"
+        + "\n".join(f"- {detail}" for detail in details)
+    )
 
 
 def redaction_message(details: list[str]) -> str:
-    return ("packet refused: it contains secrets or absolute paths. Remove or generalise them and "
-            "call again (or pass allow_unredacted: true only if the person explicitly agreed):\n"
-            + "\n".join(f"- {detail}" for detail in details))
+    return (
+        "packet refused: it contains secrets or absolute paths. Remove or generalise them and "
+        "call again (or pass allow_unredacted: true only if the person explicitly agreed):\n"
+        + "\n".join(f"- {detail}" for detail in details)
+    )
 
 
 def id_taken_message(packet_id: str) -> str:
-    return (f"packet id {packet_id} is already taken on the hub by someone else; leave `id` out "
-            "(a fresh one is filled in) or use a new ULID, and call again")
+    return (
+        f"packet id {packet_id} is already taken on the hub by someone else; leave `id` out "
+        "(a fresh one is filled in) or use a new ULID, and call again"
+    )

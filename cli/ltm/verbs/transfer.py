@@ -1,0 +1,71 @@
+"""`ltm export` and `ltm import`: everything the person may read out as one stream, and back in."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from ..client import Hub
+from ..errors import HubRequestError, LtmError, UsageError
+from .packets import check_for_push, packet_id_of, push_to
+from .session import connect, no_team
+
+EXPORT_FORMATS = ("jsonl", "markdown")
+
+
+@contextmanager
+def export(format: str = "jsonl", team: str | None = None):
+    """Stream everything the person may read (or a team's): yields (packet count or None, chunks)."""
+    if format not in EXPORT_FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(EXPORT_FORMATS)}; got {format!r}")
+    hub = connect()
+    try:
+        with hub.export(format, team) as stream:
+            yield stream
+    except HubRequestError as exc:
+        if exc.status == 404 and team:
+            raise no_team(hub, team) from None
+        raise
+
+
+@dataclass
+class Imported:
+    line: int
+    id: str
+    outcome: str  # "pushed", "already there" or "refused"
+    reason: str = ""
+
+
+def import_packets(lines, *, team: str | None = None, allow_unredacted: bool = False):
+    """Push each packet of a JSON-lines file (an iterable of byte lines), with push's validation
+    and redaction pre-flight. A packet the hub already serves exactly so is left alone, so a
+    second run changes nothing. Yields an Imported per packet; a refusal does not stop the run."""
+    hub = connect()
+    for number, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        packet_id = packet_id_of(raw)
+        try:
+            packet = check_for_push(raw, allow_unredacted=allow_unredacted)
+            if _served_as(hub, packet):
+                yield Imported(number, packet_id, "already there")
+                continue
+            push_to(hub, raw, team)
+        except HubRequestError as exc:
+            if exc.status is None or exc.status >= 500:
+                raise  # the hub is unreachable or failing: stop, the next run picks up from here
+            yield Imported(number, packet_id, "refused", exc.report())
+        except LtmError as exc:
+            yield Imported(number, packet_id, "refused", exc.report())
+        else:
+            yield Imported(number, packet_id, "pushed")
+
+
+def _served_as(hub: Hub, packet: dict) -> bool:
+    """True when the hub already serves this very packet to the person."""
+    try:
+        return hub.get_packet(packet["id"]).json() == packet
+    except HubRequestError as exc:
+        if exc.status == 404:
+            return False
+        raise

@@ -1,0 +1,32 @@
+"""The consent page tells the person where their browser goes back to, and calls it "an app on
+this computer" only when it really is: a loopback address, or an app's own URI scheme."""
+
+import pytest
+
+from core.testing import signed_in
+from oauth.tests.test_oauth_clients import authorize_query, pkce, register
+
+LOCAL = "That is an app on this computer."
+
+
+@pytest.mark.parametrize(
+    ("redirect_uri", "shown", "local"),
+    [
+        ("http://127.0.0.1:47123/callback", "127.0.0.1:47123", True),
+        ("http://127.9.8.7/callback", "127.9.8.7", True),
+        ("http://[::1]:5000/cb", "[::1]:5000", True),
+        ("http://localhost:8080/cb", "localhost:8080", True),
+        ("https://127.0.0.1.evil.example/cb", "127.0.0.1.evil.example", False),
+        ("https://localhost.evil.example/cb", "localhost.evil.example", False),
+        ("https://evil.example/127.0.0.1/cb", "evil.example", False),
+        ("https://agent.example/cb", "agent.example", False),
+    ],
+)
+def test_only_a_real_loopback_address_is_called_this_computer(alice, redirect_uri, shown, local):
+    client_id = register(redirect_uris=[redirect_uri]).json()["client_id"]
+    _, challenge = pkce()
+    page = signed_in(alice).get(authorize_query(client_id, challenge, redirect_uri=redirect_uri))
+    assert page.status_code == 200, page.content
+    text = page.content.decode()
+    assert f'<strong class="redirect-host">{shown}</strong>' in text
+    assert (LOCAL in text) is local

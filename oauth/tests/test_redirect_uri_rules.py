@@ -1,0 +1,236 @@
+"""Which redirect URIs a client may register (oauth.server.redirect_uri_problem), by every way
+of registering: POST /oauth/register, PUT /oauth/register/<client_id> and a client metadata
+document. https anywhere; http only on a loopback address, any port (RFC 8252 section 7.3); an
+app's own private-use scheme (section 7.1) that is not one the browser or a network handles; no
+whitespace or other character a URI cannot hold, no fragment, no user name or password."""
+
+import base64
+import hashlib
+import json
+import secrets
+from urllib.parse import urlencode, urlsplit
+
+import pytest
+from django.test import Client
+from oauth2_provider.models import get_application_model
+
+from core.testing import signed_in
+from tests.tls_documents import tls_loopback_server
+
+CURSOR = {
+    "client_name": "Cursor",
+    "redirect_uris": [
+        "cursor://anysphere.cursor-mcp/oauth/callback",
+        "http://127.0.0.1:33418/callback",
+        "https://cursor.com/oauth/callback",
+    ],
+    "grant_types": ["authorization_code", "refresh_token"],
+    "response_types": ["code"],
+    "token_endpoint_auth_method": "none",
+    "application_type": "web",
+}
+# The whitespace finding: the toolkit splits redirect_uris on whitespace, so this one value
+# registered two URIs, the second over plain http to another host.
+SMUGGLED = "https://ok.example/cb http://evil.example/cb"
+
+
+def register(redirect_uris, **metadata):
+    body = {"client_name": "agent", "token_endpoint_auth_method": "none", **metadata, "redirect_uris": redirect_uris}
+    return Client().post("/oauth/register", json.dumps(body), content_type="application/json")
+
+
+def assert_refused(response, uri):
+    assert response.status_code == 400, response.content
+    body = response.json()
+    assert body["error"] == "invalid_redirect_uri"
+    assert repr(uri) in body["error_description"], body  # it names the URI
+
+
+@pytest.mark.parametrize(
+    "uri",
+    [
+        "https://vscode.dev/redirect",
+        "https://chatgpt.com/connector/oauth/abc123",
+        "http://127.0.0.1:33418/callback",
+        "http://127.8.9.10/cb",
+        "http://[::1]:8080/cb",
+        "http://localhost:54545/callback",
+        "cursor://anysphere.cursor-mcp/oauth/callback",
+        "com.example.app:/oauth2redirect/example-provider",
+        "https://agent.example/cb?tenant=a%20b",
+    ],
+)
+def test_these_redirect_uris_register(db, uri):
+    response = register([uri])
+    assert response.status_code == 201, response.content
+    assert response.json()["redirect_uris"] == [uri]
+
+
+@pytest.mark.parametrize(
+    "uri",
+    [
+        SMUGGLED,
+        "https://ok.example/cb\thttp://evil.example/cb",
+        "https://ok.example/cb\nhttp://evil.example/cb",
+        "https://ok.example/cb\u00a0http://evil.example/cb",  # a no-break space, which str.split() also splits on
+        "https://ok.example/c\x01b",
+        "https://ok.example/\u00e9",
+        "https://ok.example/<script>",
+        "https://ok.example/%zz",
+    ],
+)
+def test_whitespace_control_characters_and_other_text_are_refused(db, uri):
+    response = register([uri])
+    assert_refused(response, uri)
+    assert not get_application_model().objects.filter(name="agent").exists()
+
+
+@pytest.mark.parametrize(
+    "uri",
+    [
+        "http://evil.example/cb",  # plain http off this computer
+        "http://127.0.0.1.evil.example/cb",
+        "https:/no-host",
+        "javascript:alert(1)",
+        "javascript://ok.example/%0aalert(1)",
+        "data:text/html,%3Cb%3Ehi%3C/b%3E",
+        "file:///etc/passwd",
+        "ftp://files.example/cb",
+        "ws://socket.example/cb",
+        "wss://socket.example/cb",
+        "vbscript:/msgbox",
+        "cursor:",  # a private-use URI needs a path: cursor://... or com.example.app:/...
+        "localhost:8080/callback",  # no scheme at all, "localhost" read as one
+        "/relative/callback",
+        "https://ok.example/cb#fragment",
+        "https://user:secret@ok.example/cb",
+        "https://ok.example@evil.example/cb",
+    ],
+)
+def test_these_redirect_uris_are_refused(db, uri):
+    assert_refused(register([uri]), uri)
+
+
+def test_one_refused_uri_refuses_the_whole_registration(db):
+    assert_refused(register(["https://ok.example/cb", "ftp://files.example/cb"]), "ftp://files.example/cb")
+
+
+def test_cursors_registration_is_accepted_whole(db):
+    response = Client().post("/oauth/register", json.dumps(CURSOR), content_type="application/json")
+    assert response.status_code == 201, response.content
+    assert response.json()["redirect_uris"] == CURSOR["redirect_uris"]
+
+
+def _pkce():
+    verifier = secrets.token_urlsafe(48)
+    return verifier, base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+
+
+def _consent(browser, client_id, redirect_uri, challenge):
+    query = urlencode(
+        {
+            "response_type": "code",
+            "client_id": client_id,
+            "redirect_uri": redirect_uri,
+            "state": "s",
+            "code_challenge": challenge,
+            "code_challenge_method": "S256",
+        }
+    )
+    return browser.get("/oauth/authorize?" + query)
+
+
+def test_a_registered_private_use_uri_receives_the_code_through_authorize(alice):
+    client_id = (
+        Client().post("/oauth/register", json.dumps(CURSOR), content_type="application/json").json()["client_id"]
+    )
+    redirect_uri = CURSOR["redirect_uris"][0]
+    verifier, challenge = _pkce()
+    browser = signed_in(alice)
+    page = _consent(browser, client_id, redirect_uri, challenge)
+    assert page.status_code == 200, page.content
+    form = {name: page.context["form"][name].value() or "" for name in page.context["form"].fields}
+    answer = browser.post("/oauth/authorize", {**form, "allow": "on"})
+    assert answer.status_code == 302, answer.content
+    assert answer["Location"].startswith(redirect_uri + "?code=")
+    code = dict(part.split("=", 1) for part in urlsplit(answer["Location"]).query.split("&"))["code"]
+    token = Client().post(
+        "/oauth/token",
+        urlencode(
+            {
+                "grant_type": "authorization_code",
+                "client_id": client_id,
+                "code": code,
+                "redirect_uri": redirect_uri,
+                "code_verifier": verifier,
+            }
+        ),
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert token.status_code == 200, token.content
+
+
+def test_a_private_use_scheme_is_allowed_only_for_the_application_that_registered_it(db):
+    Application = get_application_model()
+    cursor = Application(redirect_uris=" ".join(CURSOR["redirect_uris"]))
+    other = Application(redirect_uris="https://agent.example/cb")
+    assert "cursor" in cursor.get_allowed_schemes()
+    assert "cursor" not in other.get_allowed_schemes()
+    # An application made by other means (the admin) with a URI our rule refuses gains nothing.
+    assert "javascript" not in Application(redirect_uris="javascript://x/%0aalert(1)").get_allowed_schemes()
+
+
+def _registered():
+    response = register(["https://ok.example/cb"])
+    assert response.status_code == 201
+    return response.json()
+
+
+@pytest.mark.parametrize("uri", [SMUGGLED, "javascript:alert(1)", "https://ok.example/cb#x"])
+def test_an_update_of_the_registration_is_held_to_the_same_rule(db, uri):
+    registered = _registered()
+    response = Client().put(
+        f"/oauth/register/{registered['client_id']}",
+        json.dumps({"client_name": "agent", "token_endpoint_auth_method": "none", "redirect_uris": [uri]}),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {registered['registration_access_token']}",
+    )
+    assert_refused(response, uri)
+    app = get_application_model().objects.get(client_id=registered["client_id"])
+    assert app.redirect_uris == "https://ok.example/cb"
+
+
+@pytest.fixture
+def metadata_document(tmp_path, settings):
+    """A client metadata document served over TLS on the loopback address, which the hub trusts;
+    yields a function that publishes one and returns its URL, the client_id."""
+    published = {}
+    base, ca_file, stop = tls_loopback_server(tmp_path, lambda path: published[path])
+    settings.CIMD_LOOPBACK_CA_FILE = ca_file
+
+    def publish(redirect_uris):
+        published["/client.json"] = {
+            "client_id": base + "/client.json",
+            "client_name": "Doc Agent",
+            "redirect_uris": redirect_uris,
+            "token_endpoint_auth_method": "none",
+        }
+        return base + "/client.json"
+
+    yield publish
+    stop()
+
+
+def test_a_metadata_document_with_a_smuggled_uri_is_an_unknown_client(alice, metadata_document):
+    client_id = metadata_document([SMUGGLED])
+    _, challenge = _pkce()
+    page = _consent(signed_in(alice), client_id, "http://evil.example/cb", challenge)
+    assert page.status_code == 400
+    assert not get_application_model().objects.filter(client_id=client_id).exists()
+
+
+def test_a_metadata_document_with_good_uris_is_a_client(alice, metadata_document):
+    client_id = metadata_document(["https://ok.example/cb"])
+    _, challenge = _pkce()
+    page = _consent(signed_in(alice), client_id, "https://ok.example/cb", challenge)
+    assert page.status_code == 200, page.content
