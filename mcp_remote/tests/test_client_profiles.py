@@ -94,6 +94,18 @@ def token_request(**fields):
     return response.json()
 
 
+def redeem(client_id, answer, redirect_uri, verifier, **extra):
+    """The client exchanges the code the consent page sent back (with PKCE's verifier)."""
+    return token_request(
+        grant_type="authorization_code",
+        client_id=client_id,
+        code=answer["code"],
+        redirect_uri=redirect_uri,
+        code_verifier=verifier,
+        **extra,
+    )
+
+
 def mcp(token, method, params, protocol, **headers):
     body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
     response = Client().post(
@@ -182,14 +194,7 @@ def test_cursor(alice):
         signed_in(alice), client_id=client_id, redirect_uri=redirect_uri, challenge=challenge, resource=MCP
     )
     assert "Cursor" in text and "That is an app on this computer." in text
-    tokens = token_request(
-        grant_type="authorization_code",
-        client_id=client_id,
-        code=answer["code"],
-        redirect_uri=redirect_uri,
-        code_verifier=verifier,
-        resource=MCP,
-    )
+    tokens = redeem(client_id, answer, redirect_uri, verifier, resource=MCP)
     assert whoami_with_a_handshake(tokens["access_token"], "2025-06-18")["user"]["username"] == "alice"
 
 
@@ -218,14 +223,7 @@ def test_vs_code(alice, metadata_documents):
         resource=MCP,
     )
     assert "Visual Studio Code" in text
-    tokens = token_request(
-        grant_type="authorization_code",
-        client_id=client_id,
-        code=answer["code"],
-        redirect_uri=redirect_uri,
-        code_verifier=verifier,
-        resource=MCP,
-    )
+    tokens = redeem(client_id, answer, redirect_uri, verifier, resource=MCP)
     assert whoami_with_a_handshake(tokens["access_token"], "2025-11-25")["user"]["username"] == "alice"
 
     # The same person on vscode.dev, the web build.
@@ -237,13 +235,7 @@ def test_vs_code(alice, metadata_documents):
         challenge=challenge,
         resource=MCP,
     )
-    assert token_request(
-        grant_type="authorization_code",
-        client_id=client_id,
-        code=answer["code"],
-        redirect_uri="https://vscode.dev/redirect",
-        code_verifier=verifier,
-    )["access_token"]
+    assert redeem(client_id, answer, "https://vscode.dev/redirect", verifier)["access_token"]
 
 
 def test_claude_code(alice):
@@ -260,13 +252,7 @@ def test_claude_code(alice):
     )
     verifier, challenge = pkce()
     _, answer = consent(signed_in(alice), client_id=client_id, redirect_uri=redirect_uri, challenge=challenge)
-    tokens = token_request(
-        grant_type="authorization_code",
-        client_id=client_id,
-        code=answer["code"],
-        redirect_uri=redirect_uri,
-        code_verifier=verifier,
-    )  # no resource either
+    tokens = redeem(client_id, answer, redirect_uri, verifier)  # no resource either
     assert whoami_with_a_handshake(tokens["access_token"], "2025-06-18")["user"]["username"] == "alice"
     # Without `resource`, the token is still for /mcp only.
     stored = get_access_token_model().objects.get(application__client_id=client_id, user=alice)
@@ -291,13 +277,7 @@ def test_claude_code_by_its_metadata_document(alice, metadata_documents):
     redirect_uri = "http://localhost:61000/callback"  # the port it listens on this time
     text, answer = consent(signed_in(alice), client_id=client_id, redirect_uri=redirect_uri, challenge=challenge)
     assert "Claude Code" in text
-    tokens = token_request(
-        grant_type="authorization_code",
-        client_id=client_id,
-        code=answer["code"],
-        redirect_uri=redirect_uri,
-        code_verifier=verifier,
-    )
+    tokens = redeem(client_id, answer, redirect_uri, verifier)
     assert whoami_with_a_handshake(tokens["access_token"], "2025-11-25")["user"]["username"] == "alice"
 
 
@@ -324,14 +304,7 @@ def test_chatgpt(alice):
     )
     assert "chatgpt.com" in text and "That is an app on this computer." not in text
     assert "offline_access" in text
-    tokens = token_request(
-        grant_type="authorization_code",
-        client_id=client_id,
-        code=answer["code"],
-        redirect_uri=redirect_uri,
-        code_verifier=verifier,
-        resource=MCP,
-    )
+    tokens = redeem(client_id, answer, redirect_uri, verifier, resource=MCP)
     assert set(tokens["scope"].split()) == {"read", "write", "offline_access"}
     assert whoami_with_a_handshake(tokens["access_token"], "2025-06-18")["user"]["username"] == "alice"
     renewed = token_request(grant_type="refresh_token", client_id=client_id, refresh_token=tokens["refresh_token"])
@@ -358,14 +331,7 @@ def test_an_mcp_2026_07_28_client(alice, metadata_documents):
         signed_in(alice), client_id=client_id, redirect_uri=redirect_uri, challenge=challenge, resource=MCP
     )
     assert answer["iss"] == server["issuer"]  # the client checks it before using the code
-    tokens = token_request(
-        grant_type="authorization_code",
-        client_id=client_id,
-        code=answer["code"],
-        redirect_uri=redirect_uri,
-        code_verifier=verifier,
-        resource=MCP,
-    )
+    tokens = redeem(client_id, answer, redirect_uri, verifier, resource=MCP)
     assert whoami_stateless(tokens["access_token"])["user"]["username"] == "alice"
     # The handshake revisions keep working beside it, with the same token.
     assert whoami_with_a_handshake(tokens["access_token"], "2025-11-25")["user"]["username"] == "alice"
