@@ -31,16 +31,22 @@ def packet_v01(**overrides) -> dict:
     return packet
 
 
-def seed_packets(owner, count) -> None:
-    """`count` personal packets of `owner`, stored directly (quicker than pushing each one)."""
+SEEDED = "01SEED"  # the id prefix of seeded packets
+
+
+def seed_packets(owner, count, team=None) -> None:
+    """`count` packets of `owner`, personal or in `team`, stored directly (quicker than pushing
+    each one); their ids start with SEEDED."""
     body = canonical_json(packet_v02())
+    scope = team.pk if team else ""
     Packet.objects.bulk_create(
         Packet(
-            id=f"01BULK{i:020d}",
+            id=f"{SEEDED}{owner.username}{scope}{i:08d}",
             owner=owner,
+            team=team,
             ltm_version="0.2",
             created_at="2026-01-01T00:00:00Z",
-            goal="g",
+            goal=f"goal {i}",
             next_step="n",
             body=body,
         )

@@ -11,9 +11,7 @@ from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from ltm.protocol.packet import canonical_json
-from packets.models import Packet
-from packets.testing import packet_v02
+from packets.testing import SEEDED, packet_v02, seed_packets
 from teams.models import Membership, TeamEvent
 from teams.testing import make_team
 
@@ -47,23 +45,6 @@ class RoundTrips:
         assert response.status_code < 300, response.content
         health_checks = 1 if settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] else 0
         return len(captured) + 2 * self.transactions + health_checks
-
-
-def seed(owner, count, team=None):
-    body = canonical_json(packet_v02())
-    Packet.objects.bulk_create(
-        Packet(
-            id=f"01SEED{owner.username}{team.pk if team else ''}{i:08d}",
-            owner=owner,
-            team=team,
-            ltm_version="0.2",
-            created_at="2026-01-01T00:00:00Z",
-            goal=f"goal {i}",
-            next_step="n",
-            body=body,
-        )
-        for i in range(count)
-    )
 
 
 def counts(api, team, round_trips):
@@ -124,15 +105,15 @@ def test_round_trips_are_few_and_do_not_grow(api_as, alice, make_user):
     Membership.objects.bulk_create(Membership(team=team, user=m, role=Membership.MEMBER) for m in members)
     for i in range(10):
         make_team(alice, f"other-{i}")
-    seed(alice, 300)
-    seed(alice, 300, team=team)
+    seed_packets(alice, 300)
+    seed_packets(alice, 300, team=team)
     large = counts(api, team, round_trips)
 
     assert small == large
     # Each team push, re-push, publish, unpublish and delete above wrote its line of the log.
     kinds = list(
         TeamEvent.objects.filter(team=team)
-        .exclude(detail__packet_id__startswith="01SEED")
+        .exclude(detail__packet_id__startswith=SEEDED)
         .order_by("id")
         .values_list("kind", flat=True)
     )

@@ -4,29 +4,11 @@ of each call are pinned in tests/test_round_trips.py)."""
 import pytest
 from django.db import connection
 
-from ltm.protocol.packet import canonical_json
 from packets import selectors
 from packets.models import Packet
-from packets.testing import packet_v02
+from packets.testing import seed_packets
 
 pytestmark = pytest.mark.django_db
-
-
-def _seed(owner, count, team=None):
-    body = canonical_json(packet_v02())
-    Packet.objects.bulk_create(
-        Packet(
-            id=f"01SEED{owner.username}{i:016d}",
-            owner=owner,
-            team=team,
-            ltm_version="0.2",
-            created_at="2026-01-01T00:00:00Z",
-            goal=f"goal {i}",
-            next_step="n",
-            body=body,
-        )
-        for i in range(count)
-    )
 
 
 @pytest.mark.parametrize("scope", ["personal", "team"])
@@ -36,7 +18,7 @@ def test_list_is_read_from_an_index_in_order_without_sorting(alice, scope):
     from teams.services import team_create
 
     team = team_create(actor=alice, name="plans") if scope == "team" else None
-    _seed(alice, 50, team=team)
+    seed_packets(alice, 50, team=team)
     sql, params = selectors.newest_first_query(viewer=alice, team_name=team.name if team else None, limit=50)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
