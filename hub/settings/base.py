@@ -314,7 +314,7 @@ LTM_SIGNUP_OPEN = env.bool("LTM_SIGNUP_OPEN", default=True)
 # resets, ...), except its count of failed sign-ins: django-axes counts those, once, for allauth
 # and the admin alike, so one wrong password is never counted twice towards two lockouts.
 # The device-flow endpoint `ltm auth` calls first takes its limit from here too
-# (accounts/api.py). Addresses come from core.http.client_address (teams/adapter.py).
+# (oauth/api.py). Addresses come from core.http.client_address (teams/adapter.py).
 ACCOUNT_RATE_LIMITS = {
     "login_failed": None,
     "device_authorization": "20/m/ip",
@@ -323,7 +323,7 @@ ACCOUNT_RATE_LIMITS = {
     "mcp_tool_call": env("LTM_MCP_TOOL_CALL_RATE", default="120/m/key"),
 }
 
-# OAuth (django-oauth-toolkit) for the device flow of the `ltm` client (see accounts/oauth.py).
+# OAuth (django-oauth-toolkit) for the device flow of the `ltm` client (see oauth/server.py).
 # Tokens issued to `ltm-cli` live this long: the client never refreshes, so in practice they last
 # until the person revokes them on the dashboard.
 LTM_CLI_TOKEN_LIFETIME_DAYS = env.int("LTM_CLI_TOKEN_LIFETIME_DAYS", default=3650)
@@ -362,7 +362,7 @@ OAUTH2_PROVIDER = {
     # Any port on http://localhost as on 127.0.0.1 and [::1] (RFC 8252 section 7.3): Claude Code
     # registers localhost and listens on whichever port is free.
     "ALLOW_LOCALHOST_LOOPBACK": True,
-    # MCP clients sign themselves in (mcp_remote, accounts/oauth.py): the authorization code
+    # MCP clients sign themselves in (mcp_remote, oauth/server.py): the authorization code
     # grant, clients registered on the fly (RFC 7591) or by their metadata document's URL.
     "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
     "OAUTH2_GRANT_TYPES_SUPPORTED": [
