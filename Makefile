@@ -1,14 +1,15 @@
 # Two commands on a fresh machine: `make run` (the hub on http://127.0.0.1:8000, SQLite, no
-# services) and `make test` (every test). Both create .venv and install requirements-dev.txt.
+# services, its manual built and served at /docs/) and `make test` (every test). Both create .venv
+# and install requirements-dev.txt.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run worker beat test lint bench fuzz stack stack-check soak clean
+.PHONY: install run docs client worker beat test lint bench fuzz stack stack-check soak clean
 
-$(VENV)/.installed: requirements.txt requirements-dev.txt cli/pyproject.toml
+$(VENV)/.installed: requirements.txt requirements-dev.txt requirements-docs.txt cli/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt
@@ -16,9 +17,26 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt cli/pyproject.toml
 
 install: $(VENV)/.installed
 
-run: install
+run: install docs
+	@$(MAKE) --no-print-directory client || echo "make run: the client's wheel was not built (above); /client/ says how"
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py runserver $(HOST):$(PORT)
+
+# The manual: docs/ (mkdocs.yml) built into docs_site/, which the hub serves at /docs/. Strict: a
+# broken link or a page missing from the navigation fails (CI runs this too).
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
+
+# The Python client (cli/) as a wheel the hub serves at /client/ (core/client_wheel.py), in
+# client_dist/; built again when cli/ changes. `pip wheel` fetches setuptools, so it needs the
+# package index; without it `make run` still starts, and /client/ says how to build the wheel.
+CLIENT_SOURCES := cli/pyproject.toml $(shell find cli/ltm -type f \( -name '*.py' -o -name '*.json' \) 2>/dev/null)
+
+client: client_dist/.built
+
+client_dist/.built: $(VENV)/.installed $(CLIENT_SOURCES)
+	$(PY) -m core.client_wheel client_dist
+	touch $@
 
 # Celery's entry point (hub/celery.py) defaults to the production settings; here it is development.
 worker: install
@@ -47,7 +65,7 @@ STACK_ENV = PATH="$(CURDIR)/$(VENV)/bin:$$PATH" DJANGO_SETTINGS_MODULE=hub.setti
 	REDIS_URL="$${REDIS_URL:-redis://127.0.0.1:6379/0}" ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost}" \
 	SECURE_COOKIES="$${SECURE_COOKIES:-0}" WEB_HOST="$(HOST)" PORT="$(PORT)"
 
-stack: install
+stack: install docs client
 	@test -n "$$SECRET_KEY" || { echo "make stack: set SECRET_KEY (and keep it: sessions depend on it)"; exit 2; }
 	$(STACK_ENV) $(PY) manage.py collectstatic --noinput -v0
 	$(STACK_ENV) $(VENV)/bin/honcho start release
@@ -66,4 +84,4 @@ soak: install
 	$(PY) checks/soak.py $(SOAK_ARGS)
 
 clean:
-	rm -rf $(VENV) staticfiles artifacts .pytest_cache
+	rm -rf $(VENV) staticfiles docs_site client_dist artifacts .pytest_cache

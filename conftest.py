@@ -26,19 +26,18 @@ def make_token(db):
     return make
 
 
-@pytest.fixture
-def alice(make_user):
-    return make_user("alice")
+def _person(username):
+    """The fixture of one person: the user `username`, made with make_user's defaults."""
+
+    def person(make_user):
+        return make_user(username)
+
+    person.__doc__ = f"The user {username!r}."
+    return pytest.fixture(person, name=username)
 
 
-@pytest.fixture
-def bob(make_user):
-    return make_user("bob")
-
-
-@pytest.fixture
-def carol(make_user):
-    return make_user("carol")
+# alice, bob and carol are everywhere; adam and dave join the teams that need more people.
+alice, bob, carol, adam, dave = map(_person, ["alice", "bob", "carol", "adam", "dave"])
 
 
 @pytest.fixture

@@ -21,16 +21,29 @@ def stored_key(session_key: str) -> str:
 
 
 class SessionStore(db.SessionStore):
-    def _get_session_from_db(self):
-        session = self.model.objects.filter(
-            session_key=stored_key(self.session_key), expire_date__gt=timezone.now()
-        ).first()
-        if session is None:
-            self._session_key = None
-        return session
+    """load, exists, create_model_instance and delete (with their async twins) are the methods a
+    session engine implements or extends, as Django's documentation lists them."""
 
-    async def _aget_session_from_db(self):
-        return await sync_to_async(self._get_session_from_db)()
+    def _live(self):
+        return self.model.objects.filter(session_key=stored_key(self.session_key), expire_date__gt=timezone.now())
+
+    def _forget_key(self):
+        # Never adopt an unknown key; Django offers no public setter (tests/test_library_pins.py).
+        self._session_key = None
+
+    def load(self):
+        session = self._live().first()
+        if session is None:
+            self._forget_key()
+            return {}
+        return self.decode(session.session_data)
+
+    async def aload(self):
+        session = await self._live().afirst()
+        if session is None:
+            self._forget_key()
+            return {}
+        return self.decode(session.session_data)
 
     def exists(self, session_key):
         return self.model.objects.filter(session_key=stored_key(session_key)).exists()

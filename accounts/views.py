@@ -8,7 +8,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 
 from accounts import selectors, services
 from accounts.forms import ClaimForm, DisplayNameForm
@@ -47,24 +47,34 @@ def claim_page(request, code):
 # Dashboard: a personal token, the account
 
 
-@login_required
-@require_POST
-def token_revoke(request, token_id):
+def _from_token_row(request, token_id):
+    """Where a token's actions start: the Tokens & devices page. Someone else's token is a 404,
+    not the question; the actions take the token's id and its name."""
     token = selectors.api_token_get(viewer=request.user, token_id=token_id)
-    if token is None:  # someone else's: 404, not the question
+    if token is None:
         raise Http404("token not found")
-    name = token.name
-    return dashboard_action(
-        request,
-        confirm=Confirm(
-            "Revoke this token?",
-            button="Revoke token",
-            message=f"“{name}” stops working at once; any client using it has to sign in again.",
-        ),
-        call=lambda: services.api_token_revoke(actor=request.user, token_id=token_id),
-        success=f"Token “{name}” revoked.",
-        back=reverse("tokens"),
-    )
+    return reverse("tokens"), {"token_id": token_id, "name": token.name}
+
+
+# The questions some actions ask first.
+REVOKE_TOKEN = Confirm(
+    "Revoke this token?",
+    button="Revoke token",
+    message="“{name}” stops working at once; any client using it has to sign in again.",
+)
+
+DELETE_ACCOUNT = Confirm(
+    "Delete your account?",
+    button="Delete my account",
+    message="Your account, your tokens and your personal packets are deleted for good. "
+    "Packets you pushed to teams stay with those teams.",
+)
+
+
+@dashboard_action(_from_token_row, confirm=REVOKE_TOKEN)
+def token_revoke(request, token_id, name):
+    services.api_token_revoke(actor=request.user, token_id=token_id)
+    return f"Token “{name}” revoked."
 
 
 @login_required
@@ -88,23 +98,8 @@ def account(request):
     return render(request, "accounts/account.html", context, status=400 if form.errors else 200)
 
 
-@login_required
-@require_POST
+@dashboard_action("account", confirm=DELETE_ACCOUNT, done="home")
 def account_delete(request):
-    def delete_and_sign_out():
-        services.user_delete(actor=request.user)
-        logout(request)
-
-    return dashboard_action(
-        request,
-        confirm=Confirm(
-            "Delete your account?",
-            button="Delete my account",
-            message="Your account, your tokens and your personal packets are deleted for good. "
-            "Packets you pushed to teams stay with those teams.",
-        ),
-        call=delete_and_sign_out,
-        success="Your account has been deleted.",
-        back=reverse("account"),
-        done=reverse("home"),
-    )
+    services.user_delete(actor=request.user)
+    logout(request)
+    return "Your account has been deleted."

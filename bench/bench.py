@@ -37,37 +37,20 @@ import atexit
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
+
+from live_hub import gunicorn
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 HERE = Path(__file__).resolve().parent
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_until_up(port: int, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/healthz", timeout=1)
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit("gunicorn did not come up")
 
 
 def create_database_if_missing(url: str) -> None:
@@ -349,25 +332,8 @@ def main():
 
     few, many = args.packets
     seed(few)
-    port = free_port()
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "hub.wsgi:application",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            str(args.workers),
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-    )
     rows, healthz_runs = {}, []
-    try:
-        wait_until_up(port)
+    with gunicorn("--log-level", "warning", workers=args.workers) as (server, port):
         # Fresh workers keep getting faster over their first requests: without this,
         # whichever call came first would look slower than it is.
         run_wrk(port, "/v1/packets?limit=50", args, token=token, seconds=3 * args.warmup)
@@ -408,9 +374,6 @@ def main():
         # One search at a time: what a search costs a person when the server is not saturated
         # (with 32 connections on 2 cores, every call's p99 is mostly queueing).
         run("search, 1 connection", "/v1/search", connections=1, **search)
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
     # The healthz row: its median run.
     rows = {
         "healthz": dict(sorted(healthz_runs, key=lambda r: r["rate"])[len(healthz_runs) // 2], vs_healthz=1.0),

@@ -16,7 +16,6 @@ It re-seeds the packets of the user `bench`: never point it at production.
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
@@ -26,7 +25,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench import ROOT, create_database_if_missing, free_port, packet_template, setup_database, wait_until_up  # noqa: E402
+from live_hub import gunicorn  # noqa: E402
+
+from bench import create_database_if_missing, packet_template, setup_database  # noqa: E402
 
 THREAD_LENGTH = 4
 
@@ -136,40 +137,18 @@ def main():
     print(f"seeded {args.packets:,} packets in {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
     from django.db import connection
 
-    port = free_port()
-    # No gunicorn timeout: the point is to see how long the export takes, not to cut it.
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "hub.wsgi:application",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            "1",
-            "--timeout",
-            "0",
-            "--log-level",
-            "warning",
-            "--access-logfile",
-            "/dev/null",
-        ],
-        cwd=ROOT,
-    )
     try:
-        wait_until_up(port)
-        worker = worker_pid(server.pid)
-        # Warm the worker (imports, the first connection) with a small export.
-        urllib.request.urlopen(
-            urllib.request.Request(
-                f"http://127.0.0.1:{port}/v1/packets?limit=1", headers={"Authorization": f"Bearer {token}"}
-            )
-        ).read()
-        results = [download(port, token, format, worker) for format in ("jsonl", "markdown")]
+        # No gunicorn timeout: the point is to see how long the export takes, not to cut it.
+        with gunicorn("--timeout", "0", "--log-level", "warning", "--access-logfile", "/dev/null") as (server, port):
+            worker = worker_pid(server.pid)
+            # Warm the worker (imports, the first connection) with a small export.
+            urllib.request.urlopen(
+                urllib.request.Request(
+                    f"http://127.0.0.1:{port}/v1/packets?limit=1", headers={"Authorization": f"Bearer {token}"}
+                )
+            ).read()
+            results = [download(port, token, format, worker) for format in ("jsonl", "markdown")]
     finally:
-        server.terminate()
-        server.wait(timeout=30)
         shutil.rmtree(scratch, ignore_errors=True)
     print(
         f"\nltm hub export, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC: {connection.vendor}, "

@@ -5,7 +5,6 @@ import json
 from django.http import Http404, HttpResponse, JsonResponse
 from django.utils.decorators import method_decorator
 from django.views.decorators.cache import never_cache
-from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -78,6 +77,22 @@ def json_error(message: str, status: int) -> JsonResponse:
 no_store = method_decorator(never_cache, name="dispatch")
 
 
+def _as_named(request, **named) -> dict:
+    return named
+
+
+def no_content_method(service, arguments=_as_named):
+    """A view method for an endpoint that acts and answers 204 with no body:
+    `service(actor=<the caller>, **arguments(request, **<the URL's arguments>))`. By default the
+    URL's arguments go to the service as they are (`packet_id=...`)."""
+
+    def method(self, request, **named):
+        service(actor=request.user, **arguments(request, **named))
+        return Response(status=204)
+
+    return method
+
+
 def json_answer(data, status: int = 200) -> HttpResponse:
     """`data` as JSON, byte for byte what DRF's JSONRenderer would send (compact, UTF-8), for the
     hottest answers: going through a serializer and the renderer cost more per row than the query."""
@@ -108,19 +123,3 @@ def error_responses(*statuses: int) -> dict:
         status: OpenApiResponse(ErrorSerializer, description=ERROR_MEANINGS[status])
         for status in sorted({*statuses, 503})
     }
-
-
-class HubAutoSchema(AutoSchema):
-    """drf-spectacular's schema of one operation, plus the errors every operation shares: 400 (a
-    NUL character in the path or query, refused by core.middleware before any view) and 503
-    everywhere, 401/403 wherever a bearer is required (a bad token; a token without the scope of
-    the method). Each view lists its own other errors with `error_responses`."""
-
-    def _get_response_bodies(self, direction="response"):
-        responses = super()._get_response_bodies(direction)
-        shared = [400, 503]
-        if {} not in self.get_auth() and self.get_auth():
-            shared += [401, 403]
-        for status, response in error_responses(*shared).items():
-            responses.setdefault(str(status), self._get_response_for_code(response, str(status), direction=direction))
-        return dict(sorted(responses.items()))

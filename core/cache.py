@@ -28,6 +28,13 @@ BREAK_SECONDS = 5.0
 RATE_LIMIT_LOCK_SECONDS = 0.5
 
 
+def is_rate_limit_lock(key: str) -> bool:
+    """Whether `add` is allauth's rate limiter taking its lock (allauth.core.internal.ratelimit's
+    cache_lock: `<count key>:lock`, held CACHE_LOCK_TIMEOUT seconds). allauth has no setting for
+    that lifetime, so the key is recognised here (pinned by tests/test_library_pins.py)."""
+    return key.startswith("allauth:rl:") and key.endswith(":lock")
+
+
 class FailOpenRedisCache(RedisCache):
     down_until = 0.0  # one per process: every thread's cache object reads and sets it
 
@@ -38,7 +45,7 @@ class FailOpenRedisCache(RedisCache):
         return _Watched(super().client)
 
     def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None, client=None):
-        if key.startswith("allauth:rl:") and key.endswith(":lock"):
+        if is_rate_limit_lock(key):
             timeout = RATE_LIMIT_LOCK_SECONDS
         added = super().add(key, value, timeout=timeout, version=version, client=client)
         return True if added is None else added

@@ -1,19 +1,23 @@
-"""Site-wide views: health and readiness checks, and the error pages (JSON under /v1, HTML
-elsewhere)."""
+"""Site-wide views: health and readiness checks, the "Get the client" page and the wheel it
+offers, and the error pages (JSON under /v1, HTML elsewhere)."""
 
 import sys
 
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
-from django.http import HttpResponsePermanentRedirect
+from django.http import FileResponse, Http404, HttpResponsePermanentRedirect, HttpResponseRedirect
 from django.shortcuts import render
-from django.urls import Resolver404, resolve
+from django.urls import Resolver404, get_resolver, get_urlconf, resolve, reverse
+from django.utils.http import http_date
+from django.views.decorators.http import require_safe
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core import client_wheel
 from core.api import error_responses, json_error
+from core.links import hub_url
 from core.serializers import HealthSerializer, NotReadySerializer, ReadinessSerializer
 from ltm.protocol.packet import LATEST_VERSION
 
@@ -83,6 +87,51 @@ def _cache_answers() -> str:
     return "ok"
 
 
+@require_safe
+def client_page(request):
+    """/client/: the exact lines that install the Python client from this hub and sign it in, the
+    public Go client beside it, and the agent lines. Without a built wheel, how to build one."""
+    return _client_page(request, status=200)
+
+
+def _client_page(request, *, status: int, asked: str = ""):
+    hub = hub_url(request)
+    wheel = client_wheel.built_wheel()
+    context = {
+        "hub_url": hub,
+        "wheel": wheel,
+        "wheel_size": wheel.stat().st_size if wheel else 0,
+        "wheel_url": hub + reverse("client-wheel", args=[wheel.name]) if wheel else "",
+        "wheel_dir": client_wheel.wheel_dir(),
+        "asked": asked,
+    }
+    return render(request, "core/client.html", context, status=status)
+
+
+@require_safe
+def client_wheel_latest(request):
+    """/client/ltm.whl, a link that lasts: a redirect to the wheel's own file name, which pip and
+    pipx need (they refuse to install from a URL whose file name is not a wheel's)."""
+    wheel = client_wheel.built_wheel()
+    if wheel is None:
+        return _client_page(request, status=404, asked=request.path)
+    return HttpResponseRedirect(reverse("client-wheel", args=[wheel.name]))
+
+
+@require_safe
+def client_wheel_file(request, filename):
+    """/client/<the wheel's file name>: the wheel, and nothing else of the folder."""
+    wheel = client_wheel.built_wheel()
+    if wheel is None or filename != wheel.name:
+        return _client_page(request, status=404, asked=request.path)
+    stat = wheel.stat()
+    response = FileResponse(wheel.open("rb"), as_attachment=True, filename=wheel.name)
+    response["Content-Type"] = "application/zip"
+    response["Last-Modified"] = http_date(stat.st_mtime)
+    response["Cache-Control"] = "public, max-age=300"  # a rebuild keeps the name when the version stays
+    return response
+
+
 def _is_api(request) -> bool:
     # "//v1/..." too: a client whose hub URL ends in "/" may double the slash.
     return request.path.lstrip("/").startswith(("v1/", "oauth/"))
@@ -135,3 +184,35 @@ def bad_request(request, exception=None):
     if _is_api(request):
         return json_error("bad request", 400)
     return render(request, "400.html", status=400)
+
+
+def _hub_not_found(request, exception):
+    """What production answers to a 404: the project's handler404 (not_found above)."""
+    handler = get_resolver(get_urlconf()).resolve_error_handler(404)
+    return handler(request, exception=exception)
+
+
+class HubNotFoundPages:
+    """Development only (hub/settings/local.py): with DEBUG on, Django answers a missing page with
+    its technical 404, a yellow page listing every URL pattern with no way back; this middleware
+    answers with the hub's own 404 page instead, as production does. The rest of DEBUG's help (the
+    technical 500 page, template errors) stays. Django has no setting for this: its exception
+    handling calls the technical 404 whenever DEBUG is on.
+
+    Last in MIDDLEWARE, it sees the two ways a 404 arises: a view raising Http404 (its
+    process_exception runs first) and a path no URL pattern matches (resolution fails before any
+    view, so the request has no resolver_match)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code == 404 and request.resolver_match is None:
+            return _hub_not_found(request, Http404(request.path))
+        return response
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, Http404):
+            return _hub_not_found(request, exception)
+        return None

@@ -1,13 +1,18 @@
 """Every URL of the hub. Each app keeps its wire routes in `api_urls.py` (/v1 and /oauth) and its
 pages in `urls.py`, with their full paths; this file only mounts them."""
 
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularRedocView
 
-from core import views
+from core import docs_site, views
 from mcp_remote.views import endpoint as mcp_endpoint
+
+# /v1/docs only: Redoc writes its styles as <style> elements (without them it shows "Something went
+# wrong"), draws icons from data: URLs and runs its search in a worker made from a blob: URL.
+REDOC_CSP_UPDATE = {"style-src": ["'unsafe-inline'"], "img-src": ["data:"], "worker-src": ["blob:"]}
 
 urlpatterns = [
     # The ltm wire API (section 3 of the protocol) and OAuth (section 6).
@@ -21,9 +26,25 @@ urlpatterns = [
     # as a remote MCP server.
     path("", include("oauth.toolkit_urls")),
     path("mcp", mcp_endpoint, name="mcp"),
-    # The OpenAPI description of /v1 (drf-spectacular) and its docs page (Redoc from our own static files).
+    # The OpenAPI description of /v1 (drf-spectacular) and its docs page: Redoc from our own static
+    # files, in a template that loads nothing from elsewhere, under the policy REDOC_CSP_UPDATE
+    # loosens for this page alone.
     path("v1/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi-schema"),
-    path("v1/docs", SpectacularRedocView.as_view(url_name="openapi-schema"), name="openapi-docs"),
+    path(
+        "v1/docs",
+        csp_update(REDOC_CSP_UPDATE)(
+            SpectacularRedocView.as_view(url_name="openapi-schema", template_name="docs/redoc.html")
+        ),
+        name="openapi-docs",
+    ),
+    # The manual (docs/, built by MkDocs): core/docs_site.py.
+    path("docs/", docs_site.page, name="docs"),
+    re_path(r"^docs/(?P<path>.+)$", docs_site.page, name="docs-file"),
+    # The Python client as a wheel this hub built (core/client_wheel.py), and the page that says
+    # how to install it.
+    path("client/", views.client_page, name="client"),
+    path("client/ltm.whl", views.client_wheel_latest, name="client-wheel-latest"),
+    path("client/<str:filename>", views.client_wheel_file, name="client-wheel"),
     # Pages for people.
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),

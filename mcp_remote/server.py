@@ -24,6 +24,7 @@ from django.http import HttpResponse
 from mcp.server import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
+from ltm import __version__
 from ltm.protocol.tools import INSTRUCTIONS
 from mcp_remote.tools import Caller, offered, run_tool
 
@@ -46,6 +47,9 @@ async def _call_tool(ctx, params: mcp_types.CallToolRequestParams) -> mcp_types.
 
 server = Server(
     "ltm",
+    # serverInfo.version: the release of the tree the hub is built from, which the hub ships as
+    # the `ltm` package (cli/, ltm-hub-cli); `ltm mcp` reports the same.
+    version=__version__,
     instructions=INSTRUCTIONS + " Acts as the person who signed this connection in.",
     on_list_tools=_list_tools,
     on_call_tool=_call_tool,

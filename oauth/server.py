@@ -27,6 +27,7 @@ oauth.api, and only there:
 """
 
 import ipaddress
+import json
 import re
 import string
 from urllib.parse import urlsplit
@@ -37,7 +38,7 @@ from oauth2_provider import cimd
 from oauth2_provider.oauth2_backends import OAuthLibCore
 from oauth2_provider.oauth2_validators import OAuth2Validator
 from oauth2_provider.settings import oauth2_settings
-from oauthlib.oauth2 import DeviceApplicationServer, Server
+from oauthlib.oauth2 import DeviceAuthorizationEndpoint, Server
 
 from accounts.services import new_token_plaintext
 from oauth import device_flow, services
@@ -100,14 +101,21 @@ class HubOAuth2Validator(OAuth2Validator):
         return False
 
 
-class HubDeviceServer(DeviceApplicationServer):
-    """The device-authorization endpoint with our code lifetime and user codes."""
+class HubDeviceServer(DeviceAuthorizationEndpoint):
+    """The device-authorization endpoint with our code lifetime and user codes. oauthlib's
+    DeviceApplicationServer (the toolkit's server class) passes no `expires_in` to this endpoint,
+    so the endpoint is built here with its public arguments; the toolkit's other server kwargs
+    (token lifetimes and generators, the toolkit's user codes and interval) are not for it."""
 
-    def __init__(self, request_validator, **kwargs):
-        kwargs["user_code_generator"] = device_flow.new_user_code
-        super().__init__(request_validator, **kwargs)
-        self._expires_in = int(device_flow.DEVICE_CODE_LIFETIME.total_seconds())
-        self._interval = device_flow.POLL_INTERVAL
+    def __init__(self, request_validator, *, verification_uri, verification_uri_complete=None, **server_kwargs):
+        super().__init__(
+            request_validator,
+            verification_uri=verification_uri,
+            expires_in=int(device_flow.DEVICE_CODE_LIFETIME.total_seconds()),
+            interval=device_flow.POLL_INTERVAL,
+            verification_uri_complete=verification_uri_complete,
+            user_code_generator=device_flow.new_user_code,
+        )
 
 
 class FormTolerantOAuthLibCore(OAuthLibCore):
@@ -283,10 +291,32 @@ class HubMetadataFetcher(cimd.SafeMetadataFetcher):
                 headers={"Accept": "application/json"},
             )
             try:
-                return self._read_document(response)
+                return _loopback_document(response)
             finally:
                 response.release_conn()
         except urllib3.exceptions.HTTPError as exc:
             raise cimd.CIMDError(f"could not fetch client_id document: {exc}") from None
         finally:
             pool.close()
+
+
+def _loopback_document(response) -> tuple[dict, int]:
+    """(metadata, max_age) of the tests' loopback server's answer, read with the toolkit's limits
+    (CIMD_MAX_DOCUMENT_SIZE) and kept as long as a document without Cache-Control is (the longest,
+    CIMD_METADATA_MAX_AGE_SECONDS)."""
+    if response.status != 200:
+        raise cimd.CIMDError(f"client_id document returned HTTP {response.status}")
+    media_type = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
+    if media_type != "application/json":
+        raise cimd.CIMDError(f"client_id document is not JSON (Content-Type: {media_type!r})")
+    max_size = oauth2_settings.CIMD_MAX_DOCUMENT_SIZE
+    body = response.read(max_size + 1)
+    if len(body) > max_size:
+        raise cimd.CIMDError("client_id document exceeds the maximum allowed size")
+    try:
+        metadata = json.loads(body)
+    except ValueError:
+        raise cimd.CIMDError("client_id document is not valid JSON") from None
+    if not isinstance(metadata, dict):
+        raise cimd.CIMDError("client_id document must be a JSON object")
+    return metadata, oauth2_settings.CIMD_METADATA_MAX_AGE_SECONDS

@@ -137,50 +137,43 @@ def tokens(request):
     return render(request, "accounts/tokens.html", context, status=status)
 
 
-@login_required
-@require_POST
-def device_revoke(request, device_id):
+def _from_device_row(request, device_id):
+    """Where a device's actions start: the Tokens & devices page. Someone else's device is a 404,
+    not the question; the actions take the device's id and the device."""
     device = selectors.device_get(viewer=request.user, device_id=device_id)
     if device is None:
-        raise Http404("device not found")  # someone else's: 404, not the question
-    return dashboard_action(
-        request,
-        confirm=Confirm(
-            f"Sign “{device.name}” out?",
-            button="Revoke device",
-            message="The ltm client on that device stops working until it runs `ltm auth` again.",
-        ),
-        call=lambda: services.device_revoke(actor=request.user, device_id=device_id),
-        success=f"“{device.name}” signed out.",
-        back=reverse("tokens"),
-    )
-
-
-@login_required
-@require_POST
-def device_rename(request, device_id):
-    if selectors.device_get(viewer=request.user, device_id=device_id) is None:
         raise Http404("device not found")
-    return dashboard_action(
-        request,
-        call=lambda: services.device_rename(actor=request.user, device_id=device_id, name=request.POST.get("name", "")),
-        success=lambda details: f"Device renamed to “{details.name}”.",
-        back=reverse("tokens"),
-    )
+    return reverse("tokens"), {"device_id": device_id, "device": device}
 
 
-@login_required
-@require_POST
+# The questions some actions ask first.
+SIGN_OUT_DEVICE = Confirm(
+    "Sign “{device.name}” out?",
+    button="Revoke device",
+    message="The ltm client on that device stops working until it runs `ltm auth` again.",
+)
+
+DISCONNECT_APP = Confirm(
+    "Disconnect this app?",
+    button="Disconnect",
+    message="It stops working at once; to use it again, connect it again from the app.",
+)
+
+
+@dashboard_action(_from_device_row, confirm=SIGN_OUT_DEVICE)
+def device_revoke(request, device_id, device):
+    services.device_revoke(actor=request.user, device_id=device_id)
+    return f"“{device.name}” signed out."
+
+
+@dashboard_action(_from_device_row)
+def device_rename(request, device_id, device):
+    details = services.device_rename(actor=request.user, device_id=device_id, name=request.POST.get("name", ""))
+    return f"Device renamed to “{details.name}”."
+
+
+@dashboard_action("tokens", confirm=DISCONNECT_APP)
 def connected_app_revoke(request, app_id):
     """Disconnect an app from the Tokens & devices page."""
-    return dashboard_action(
-        request,
-        confirm=Confirm(
-            "Disconnect this app?",
-            button="Disconnect",
-            message="It stops working at once; to use it again, connect it again from the app.",
-        ),
-        call=lambda: services.connected_app_revoke(actor=request.user, app_id=app_id),
-        success="App disconnected.",
-        back=reverse("tokens"),
-    )
+    services.connected_app_revoke(actor=request.user, app_id=app_id)
+    return "App disconnected."

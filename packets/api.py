@@ -1,53 +1,37 @@
 """The wire API for packets: POST/GET /v1/packets, GET/DELETE /v1/packets/{id},
 POST/DELETE /v1/packets/{id}/publish, GET /v1/packets/{id}/thread, GET /v1/export and GET /v1/search."""
 
-import re
-
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import NO_CONTENT, error_responses, json_answer
+from core.api import NO_CONTENT, error_responses, json_answer, no_content_method
 from core.errors import BadRequest, LengthRequired
+from core.params import query
 from core.parsers import read_json_body
 from core.timestamps import rfc3339
 from ltm.protocol.packet import MAX_PACKET_BYTES, PacketError, validate_packet
 from packets import selectors, services
-from packets.export import FORMATS, export_response
-from packets.search import MAX_QUERY_CHARS
+from packets.export import export_response
 from packets.serializers import (
+    ExportQuerySerializer,
+    ListQuerySerializer,
     PacketIdSerializer,
     PacketListSerializer,
     PacketSerializer,
     PublishedSerializer,
+    PushQuerySerializer,
+    SearchQuerySerializer,
     SearchResultsSerializer,
     ThreadSerializer,
 )
 from teams.selectors import team_get_for_member
 
-TEAM_PARAM = OpenApiParameter(
-    "team",
-    str,
-    description="a team's name: the team's packets instead of the caller's personal ones",
-)
 
-
-def _team_param(request):
-    name = request.query_params.get("team")
-    return team_get_for_member(viewer=request.user, name=name) if name else None
-
-
-def _limit_param(request) -> int:
-    """?limit=: not a number, 0 or less, or over 500 falls back to 50. A number is what Go's
-    strconv.Atoi reads (a sign, then ASCII digits); int() alone would also take " 5", "1_0" and
-    other scripts' digits. Longer digit strings are over 500 anyway (and int() refuses 4,300+)."""
-    raw = request.query_params.get("limit")
-    if not (isinstance(raw, str) and re.fullmatch(r"[+-]?[0-9]{1,18}", raw)):
-        return selectors.DEFAULT_LIMIT
-    limit = int(raw)
-    return limit if 0 < limit <= selectors.MAX_LIMIT else selectors.DEFAULT_LIMIT
+def _team(viewer, name: str | None):
+    return team_get_for_member(viewer=viewer, name=name) if name is not None else None
 
 
 def _read_packet(request) -> dict:
@@ -78,35 +62,28 @@ def _read_packet(request) -> dict:
     post=extend_schema(
         summary="Push a packet",
         description="The body is the packet (at most 32 KiB). Re-pushing an id the caller owns replaces it.",
-        parameters=[TEAM_PARAM],
+        parameters=[PushQuerySerializer],
         request={"application/json": PacketSerializer},
         responses={201: PacketIdSerializer, **error_responses(400, 404, 409, 411)},
     ),
     get=extend_schema(
         summary="List packets, newest first",
         operation_id="packets_list",
-        parameters=[
-            TEAM_PARAM,
-            OpenApiParameter(
-                "limit",
-                int,
-                description="1 to 500, default 50; anything else (not a number, 0 or less, over 500) means 50",
-            ),
-        ],
+        parameters=[ListQuerySerializer],
         responses={200: PacketListSerializer, **error_responses(404)},
     ),
 )
 class PacketCollection(APIView):
     def post(self, request):
-        team = _team_param(request)
+        team = _team(request.user, query(PushQuerySerializer, request)["team"])
         packet = _read_packet(request)
         stored = services.packet_push(actor=request.user, packet=packet, team=team)
         # PacketIdSerializer describes this answer; written directly, like the list's.
         return json_answer({"id": stored.id}, status=201)
 
     def get(self, request):
-        team_name = request.query_params.get("team") or None
-        packets = selectors.packet_list(viewer=request.user, team_name=team_name, limit=_limit_param(request))
+        asked = query(ListQuerySerializer, request)
+        packets = selectors.packet_list(viewer=request.user, team_name=asked["team"], limit=asked["limit"])
         # PacketListSerializer describes this answer; it is written directly, the hottest call's
         # rows are too cheap to go through a serializer each.
         return json_answer(
@@ -154,9 +131,7 @@ class PacketItem(APIView):
             response["X-LTM-Public-URL"] = selectors.public_url(request, packet)
         return response
 
-    def delete(self, request, packet_id):
-        services.packet_delete(actor=request.user, packet_id=packet_id)
-        return Response(status=204)
+    delete = no_content_method(services.packet_delete)
 
 
 @extend_schema_view(
@@ -176,9 +151,7 @@ class PacketPublish(APIView):
             PublishedSerializer({"id": packet.id, "public_url": selectors.public_url(request, packet)}).data
         )
 
-    def delete(self, request, packet_id):
-        services.packet_unpublish(actor=request.user, packet_id=packet_id)
-        return Response(status=204)
+    delete = no_content_method(services.packet_unpublish)
 
 
 @extend_schema_view(
@@ -208,12 +181,7 @@ class PacketThread(APIView):
             "the packets of a thread together. The header X-LTM-Export-Count says how many packets follow."
         ),
         parameters=[
-            OpenApiParameter("format", str, enum=list(FORMATS), description="jsonl (the default) or markdown"),
-            OpenApiParameter(
-                "team",
-                str,
-                description="a team's name: only that team's packets (404 for a non-member)",
-            ),
+            ExportQuerySerializer,
             OpenApiParameter(
                 "X-LTM-Export-Count",
                 int,
@@ -236,33 +204,11 @@ class Export(APIView):
         return super().perform_content_negotiation(request, force=True)
 
     def get(self, request):
-        format = request.query_params.get("format") or "jsonl"
-        if format not in FORMATS:
-            raise BadRequest(f"format must be one of {', '.join(FORMATS)}; got {format[:40]!r}")
-        return export_response(viewer=request.user, team=_team_param(request), format=format)
+        asked = query(ExportQuerySerializer, request)
+        return export_response(viewer=request.user, team=_team(request.user, asked["team"]), format=asked["format"])
 
 
 # Search.
-
-
-def _search_limit_param(request) -> int:
-    """?limit= for search: 1 to 100, default 20, read as the list reads it; anything else is a 400
-    (a search that silently returned another number of results would mislead)."""
-    raw = request.query_params.get("limit")
-    if raw is None:
-        return selectors.SEARCH_DEFAULT_LIMIT
-    if re.fullmatch(r"[+-]?[0-9]{1,18}", raw) and 0 < int(raw) <= selectors.SEARCH_MAX_LIMIT:
-        return int(raw)
-    raise BadRequest(f"limit must be a whole number from 1 to {selectors.SEARCH_MAX_LIMIT}; got {raw[:20]!r}")
-
-
-def _search_text_param(request) -> str:
-    text = request.query_params.get("q", "")
-    if not text.strip():
-        raise BadRequest("q is required: the words to search for")
-    if len(text) > MAX_QUERY_CHARS:
-        raise BadRequest(f"q is {len(text)} characters; the maximum is {MAX_QUERY_CHARS}")
-    return text
 
 
 @extend_schema_view(
@@ -275,38 +221,16 @@ def _search_text_param(request) -> str:
             '"quoted phrases", -word to exclude and OR work as in web search. A packet id, or 10 or '
             "more characters that start one, puts that packet first."
         ),
-        parameters=[
-            OpenApiParameter(
-                "q", str, required=True, description=f"what to search for (1 to {MAX_QUERY_CHARS} characters)"
-            ),
-            OpenApiParameter(
-                "team",
-                str,
-                description="a team's name: only that team's packets (default: the caller's personal packets and every team's)",
-            ),
-            OpenApiParameter(
-                "limit",
-                int,
-                description=f"1 to {selectors.SEARCH_MAX_LIMIT}, default {selectors.SEARCH_DEFAULT_LIMIT}; anything else is a 400",
-            ),
-        ],
+        parameters=[SearchQuerySerializer],
         responses={200: SearchResultsSerializer, **error_responses(400, 404)},
     ),
 )
 class PacketSearch(APIView):
     def get(self, request):
-        text, limit = _search_text_param(request), _search_limit_param(request)
-        team_name = request.query_params.get("team") or None
-        hits = selectors.packet_text_search(viewer=request.user, text=text, team_name=team_name, limit=limit)
-        results = [
-            {
-                "id": hit.packet.id,
-                "created_at": hit.packet.created_at,
-                "goal": hit.packet.goal,
-                "team_name": hit.team,
-                "snippet": hit.snippet_text,
-                "score": hit.score,
-            }
-            for hit in hits
-        ]
-        return Response(SearchResultsSerializer({"results": results}).data)
+        asked = query(SearchQuerySerializer, request)
+        hits = selectors.packet_text_search(
+            viewer=request.user, text=asked["q"], team_name=asked["team"], limit=asked["limit"]
+        )
+        # SearchResultsSerializer describes this answer; Hit.result() writes each result as the MCP
+        # tools list them, and the answer is written directly, as the list's.
+        return json_answer({"results": [hit.result() for hit in hits]})

@@ -2,135 +2,28 @@
 
 The index is kept by the database (migrations/0005_search.py): PostgreSQL's stored, weighted
 `search_vector` with a GIN index, SQLite's FTS5 table `packets_search` kept by triggers. A query
-uses web-search syntax (words in any order, "quoted phrases", -word, OR), as PostgreSQL's
-`websearch_to_tsquery` reads it; it is parsed here once, then rebuilt for each database: a tsquery
-of `phraseto_tsquery` terms, or an FTS5 query of quoted strings only (so no user input can be FTS5
-syntax). An alternative with nothing but excluded words is dropped on both, rather than matching
-nearly every packet. Snippets and highlights are made here from the packet's JSON, the same way on
+uses web-search syntax, parsed once and rebuilt for each database by packets.search_query (an
+alternative with nothing but excluded words is dropped on both, rather than matching nearly
+every packet). Snippets and highlights are made here from the packet's JSON, the same way on
 both databases."""
 
-import functools
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-import snowballstemmer
 from django.db import connection
 
+from core.timestamps import rfc3339
+from ltm.protocol.tool_calls import search_result
 from packets.models import Packet, personal_sql, readable_sql, team_readable_sql
+from packets.search_query import PACKET_ID, WORD, Query, fts5_query, parse, stem, tsquery_sql
 from teams.models import Team
+from teams.selectors import team_get_for_member
 
 MAX_QUERY_CHARS = 1000
 SNIPPET_CHARS = 200
-
-# PostgreSQL's English stop words (tsearch_data/english.stop): its parser drops them, so the FTS5
-# query drops them too, and "the flaky test" finds the same packets on both databases.
-STOP_WORDS = frozenset(
-    """
-i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she
-her hers herself it its itself they them their theirs themselves what which who whom this that
-these those am is are was were be been being have has had having do does did doing a an the and
-but if or because as until while of at by for with about against between into through during
-before after above below to from up down in out on off over under again further then once here
-there when where why how all any both each few more most other some such no nor not only own
-same so than too very s t can will just don should now
-""".split()
-)
-
-# Words as FTS5's unicode61 tokenizer cuts them: runs of letters and digits.
-WORD = re.compile(r"[^\W_]+")
-# One term of web-search syntax: an optional "-", then a "quoted phrase" (the closing quote may
-# be missing) or a word.
-TERM = re.compile(r'(?P<minus>-?)(?:"(?P<phrase>[^"]*)"?|(?P<word>[^\s"]+))')
-PACKET_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{9,63}")
-
-_stemmer = snowballstemmer.stemmer("english")
-
-
-@dataclass(frozen=True)
-class Term:
-    text: str  # as typed, without its quotes or "-"
-    words: tuple[str, ...]  # its words, lowercase (several for a phrase or "flaky-test")
-    excluded: bool
-
-
-@dataclass
-class Query:
-    """A parsed search: alternatives (OR) of terms that must all hold (AND)."""
-
-    text: str
-    alternatives: list[list[Term]] = field(default_factory=list)
-
-    @property
-    def wanted_stems(self) -> set[str]:
-        """Stems of the words that should be highlighted (not the excluded ones)."""
-        return {
-            _stem(word)
-            for terms in self.alternatives
-            for term in terms
-            if not term.excluded
-            for word in term.words
-            if word not in STOP_WORDS
-        }
-
-
-@functools.lru_cache(maxsize=65536)
-def _stem(word: str) -> str:
-    """The English stem of a word (a pure-Python stemmer: the cache keeps snippets cheap, as
-    packets reuse their words)."""
-    return _stemmer.stemWord(word.lower())
-
-
-def parse(text: str) -> Query:
-    query = Query(text)
-    terms: list[Term] = []
-    for match in TERM.finditer(text):
-        phrase, word, excluded = match["phrase"], match["word"], bool(match["minus"])
-        if word is not None and word.lower() == "or" and not excluded:
-            query.alternatives.append(terms)
-            terms = []
-            continue
-        typed = phrase if phrase is not None else word
-        words = WORD.findall(typed.lower())
-        if phrase is None:
-            words = [w for w in words if w not in STOP_WORDS]
-        if words:
-            terms.append(Term(typed, tuple(words), excluded))
-    query.alternatives.append(terms)
-    query.alternatives = [terms for terms in query.alternatives if any(not t.excluded for t in terms)]
-    return query
-
-
-def tsquery_sql(query: Query) -> tuple[str, list[str]] | None:
-    """The query as a PostgreSQL tsquery expression (each term through phraseto_tsquery, which
-    parses and stems it as the vector was), with its parameters. None when nothing is left to look
-    for. Built from the same parse as FTS5's, so both databases read the syntax alike."""
-    alternatives, params = [], []
-    for terms in query.alternatives:
-        parts = []
-        for term in sorted(terms, key=lambda t: t.excluded):
-            parts.append(("!!" if term.excluded else "") + "phraseto_tsquery('english', %s)")
-            params.append(term.text)
-        alternatives.append("(" + " && ".join(parts) + ")")
-    return (" || ".join(alternatives), params) if alternatives else None
-
-
-def fts5_query(query: Query) -> str | None:
-    """The query in FTS5's syntax, built only from double-quoted strings of plain words (which
-    FTS5 reads as phrases), so nothing a person types is read as an operator. None when nothing
-    is left to look for."""
-
-    def quoted(term: Term) -> str:
-        return '"' + " ".join(term.words) + '"'
-
-    alternatives = []
-    for terms in query.alternatives:
-        # Flat lists, not nested pairs: FTS5's parser has a small stack.
-        expression = " AND ".join(dict.fromkeys(quoted(t) for t in terms if not t.excluded))
-        excluded = " OR ".join(dict.fromkeys(quoted(t) for t in terms if t.excluded))
-        alternatives.append(f"(({expression}) NOT ({excluded}))" if excluded else f"({expression})")
-    return " OR ".join(alternatives) or None
-
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 100
 
 # The results.
 
@@ -147,6 +40,19 @@ class Hit:
     def snippet_text(self) -> str:
         return "".join(text for text, _ in self.snippet)
 
+    def result(self) -> dict:
+        """The hit as /v1/search lists it: ltm.protocol's `search_result`, the shape of both
+        `search` tools (SearchResultSerializer describes it)."""
+        packet = self.packet
+        return search_result(
+            id=packet.id,
+            created_at=rfc3339(packet.created_at),
+            goal=packet.goal,
+            team=self.team,
+            snippet=self.snippet_text,
+            score=self.score,
+        )
+
 
 def search_packets(
     *,
@@ -156,11 +62,14 @@ def search_packets(
     personal: bool = False,
     tag: str = "",
     project: str = "",
-    limit: int = 20,
+    limit: int = DEFAULT_LIMIT,
 ) -> list[Hit]:
-    """The packets the viewer may read that match `text`, best first: the viewer's personal
-    packets and every team's, or only the personal ones (`personal`), or only those of the team
-    `team_name` (nothing if the viewer is not in it). `tag` and `project` narrow further."""
+    """The packets the viewer may read that match `text` (web-search syntax), best first: the
+    viewer's personal packets and every team's, or only the personal ones (`personal`), or only
+    those of the team `team_name` (NotFound if the viewer is not in it). `tag` and `project`
+    narrow further. A packet id, or 10+ characters that start one, puts that packet first.
+
+    This is the selector (packets.selectors.packet_text_search is this function)."""
     query = parse(text)
     scope_sql, scope_params = _scope(viewer, team_name=team_name, personal=personal, tag=tag, project=project)
     found: dict[str, tuple[Packet, float]] = {}
@@ -169,6 +78,8 @@ def search_packets(
             found[packet.id] = (packet, 1.0)
     for packet in _by_text(query, scope_sql, scope_params, limit):
         found.setdefault(packet.id, (packet, packet.score))
+    if not found and team_name is not None:
+        team_get_for_member(viewer=viewer, name=team_name)  # nothing found: is it the team's 404?
     stems = query.wanted_stems
     return [
         Hit(
@@ -308,7 +219,7 @@ def _texts(packet: Packet) -> list[str]:
 
 
 def _matches(text: str, stems: set[str]) -> list[re.Match]:
-    return [word for word in WORD.finditer(text) if _stem(word[0]) in stems]
+    return [word for word in WORD.finditer(text) if stem(word[0]) in stems]
 
 
 def _snippet(packet: Packet, stems: set[str]) -> list[tuple[str, bool]]:
@@ -316,7 +227,7 @@ def _snippet(packet: Packet, stems: set[str]) -> list[tuple[str, bool]]:
     match; the next step when nothing matches word for word (a packet found by its id)."""
     best, best_count = packet.next_step, 0
     for text in _texts(packet):
-        count = len({_stem(m[0]) for m in _matches(text, stems)}) if text else 0
+        count = len({stem(m[0]) for m in _matches(text, stems)}) if text else 0
         if count > best_count:
             best, best_count = text, count
     matches = _matches(best, stems)

@@ -291,35 +291,9 @@ def packet_export_count(*, viewer, team=None) -> int:
     return packets.count()
 
 
-# Full-text search (packets/search.py does the work on either database).
+# Full-text search: packets/search.py does the work on either database, scoped by the viewer as
+# everything here (its search_packets is the selector).
 
-SEARCH_DEFAULT_LIMIT = 20
-SEARCH_MAX_LIMIT = 100
-
-
-def packet_text_search(
-    *,
-    viewer,
-    text: str,
-    team_name: str | None = None,
-    personal: bool = False,
-    tag: str = "",
-    project: str = "",
-    limit: int = SEARCH_DEFAULT_LIMIT,
-) -> list[search.Hit]:
-    """The packets the viewer may read that match `text` (web-search syntax), best first: every
-    packet the viewer may read, only their personal ones (`personal`), or only the team
-    `team_name`'s (404 if the viewer is not in it). A packet id, or 10+ characters that start
-    one, puts that packet first."""
-    hits = search.search_packets(
-        viewer=viewer,
-        text=text,
-        team_name=team_name,
-        personal=personal,
-        tag=tag,
-        project=project,
-        limit=limit,
-    )
-    if not hits and team_name is not None:
-        team_get_for_member(viewer=viewer, name=team_name)
-    return hits
+SEARCH_DEFAULT_LIMIT = search.DEFAULT_LIMIT
+SEARCH_MAX_LIMIT = search.MAX_LIMIT
+packet_text_search = search.search_packets

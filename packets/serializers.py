@@ -1,12 +1,68 @@
-"""Wire shapes of packets (section 3 of the protocol). The views build their answers with these,
-and the OpenAPI description is generated from the same classes."""
+"""Wire shapes of packets (section 3 of the protocol): the query parameters the views read
+(through core.params) and the answers they write. The OpenAPI description is generated from the
+same classes; the hottest answers are written directly (see packets.api), and
+tests/test_answers_match_serializers.py holds them to what these serializers write."""
 
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.plumbing import ResolvedComponent
 from rest_framework import serializers
 
+from core.params import ChoiceParam, TextField, WholeNumberField
 from core.serializers import InstantField
 from ltm.protocol.packet import SUPPORTED_VERSIONS, schema
+from packets import search, selectors
+from packets.export import FORMATS
+
+
+def team_param(description: str) -> TextField:
+    """?team=NAME: a team's name (absent or empty: no team; unknown or not the caller's: 404)."""
+    return TextField(required=False, default=None, allow_blank=True, help_text=description)
+
+
+class PushQuerySerializer(serializers.Serializer):
+    team = team_param("a team's name: the team's packets instead of the caller's personal ones")
+
+
+class ListQuerySerializer(PushQuerySerializer):
+    limit = WholeNumberField(
+        min_value=1,
+        max_value=selectors.MAX_LIMIT,
+        default=selectors.DEFAULT_LIMIT,
+        fallback=True,  # the public Go client relies on it (protocol, section 3)
+        help_text="1 to 500, default 50; anything else (not a number, 0 or less, over 500) means 50",
+    )
+
+
+class ExportQuerySerializer(serializers.Serializer):
+    format = ChoiceParam(FORMATS, required=False, default="jsonl", help_text="jsonl (the default) or markdown")
+    team = team_param("a team's name: only that team's packets (404 for a non-member)")
+
+
+SEARCH_TEXT_REQUIRED = "q is required: the words to search for"
+
+
+class SearchQuerySerializer(serializers.Serializer):
+    q = TextField(
+        help_text=f"what to search for (1 to {search.MAX_QUERY_CHARS} characters)",
+        error_messages={"required": SEARCH_TEXT_REQUIRED},
+    )
+    team = team_param(
+        "a team's name: only that team's packets (default: the caller's personal packets and every team's)"
+    )
+    limit = WholeNumberField(
+        min_value=1,
+        max_value=search.MAX_LIMIT,
+        default=search.DEFAULT_LIMIT,
+        empty_is_absent=False,  # `?limit=` is a 400 too: another number of results would mislead
+        help_text=f"1 to {search.MAX_LIMIT}, default {search.DEFAULT_LIMIT}; anything else is a 400",
+    )
+
+    def validate_q(self, text: str) -> str:
+        if not text.strip():
+            raise serializers.ValidationError(SEARCH_TEXT_REQUIRED)
+        if len(text) > search.MAX_QUERY_CHARS:
+            raise serializers.ValidationError(f"q is {len(text)} characters; the maximum is {search.MAX_QUERY_CHARS}")
+        return text
 
 
 class PacketSerializer(serializers.Serializer):
@@ -17,12 +73,14 @@ class PacketSerializer(serializers.Serializer):
 
 class PacketSchema(OpenApiSerializerExtension):
     """The packet body as `oneOf` the v0.1 and v0.2 JSON Schemas of ltm.protocol, each embedded
-    as a component (the OpenAPI document is 3.1, whose schemas are JSON Schema 2020-12)."""
+    as a component (the OpenAPI document is 3.1, whose schemas are JSON Schema 2020-12). Each
+    branch also pins `ltm_version`, as the hub routes a packet: the v0.1 schema takes any "N.N",
+    so a v0.2 packet with none of v0.2's own fields would match both, and `oneOf` none."""
 
     target_class = PacketSerializer
 
     def map_serializer(self, auto_schema, direction):
-        refs = []
+        branches = []
         for version in SUPPORTED_VERSIONS:
             # "$schema" and "$id" would make the embedded schema a separate resource.
             body = {key: value for key, value in schema(version).items() if key not in ("$schema", "$id")}
@@ -33,8 +91,8 @@ class PacketSchema(OpenApiSerializerExtension):
                 schema=body,
             )
             auto_schema.registry.register_on_missing(component)
-            refs.append(component.ref)
-        return {"oneOf": refs}
+            branches.append({**component.ref, "properties": {"ltm_version": {"const": version}}})
+        return {"oneOf": branches}
 
 
 class PacketIdSerializer(serializers.Serializer):
@@ -63,11 +121,13 @@ class ThreadSerializer(serializers.Serializer):
     packets = ThreadItemSerializer(many=True, help_text="oldest first")
 
 
-class SearchResultSerializer(PacketListItemSerializer):
-    team = serializers.CharField(
-        allow_null=True, source="team_name", help_text="the team's name; null for a personal packet"
-    )
-    snippet = serializers.CharField(help_text="plain text around the match")
+class SearchResultSerializer(serializers.Serializer):
+    # Reads a packets.search.Hit; the view writes Hit.result() instead, the same JSON.
+    id = serializers.CharField(source="packet.id")
+    created_at = InstantField(source="packet.created_at")
+    goal = serializers.CharField(source="packet.goal")
+    team = serializers.CharField(allow_null=True, help_text="the team's name; null for a personal packet")
+    snippet = serializers.CharField(source="snippet_text", help_text="plain text around the match")
     score = serializers.FloatField(help_text="0 to 1, higher is better; 1 for the packet whose id was searched")
 
 

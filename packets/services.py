@@ -12,9 +12,10 @@ from django.utils import timezone
 from core.errors import BadRequest, Conflict, Forbidden, NotFound
 from ltm.protocol.packet import canonical_json, parse_timestamp
 from packets.models import Packet, changeable_sql
+from teams.events import kind_sql, packet_event_record, packet_events_params, packet_events_sql
 from teams.models import Team, TeamEvent
 from teams.selectors import is_member
-from teams.services import team_event_record, team_hold
+from teams.services import team_hold
 
 
 def _columns(packet: dict) -> dict:
@@ -55,7 +56,7 @@ def packet_push(*, actor, packet: dict, team=None) -> Packet:
         raise BadRequest(f"{PACKET_ID_RULE}; got {packet['id'][:64]!r}")
     stored = Packet(id=packet["id"], owner=actor, team=team, pushed_at=timezone.now(), **_columns(packet))
     try:
-        replaced_or_created = _upsert(stored)
+        replaced_or_created = _upsert(stored, actor=actor)
     except IntegrityError:
         if team is not None:
             raise NotFound("team not found") from None
@@ -70,19 +71,31 @@ def packet_push(*, actor, packet: dict, team=None) -> Packet:
 _REPLACED = ["ltm_version", "created_at", "goal", "next_step", "parent_id", "project", "tags", "body", "pushed_at"]
 
 
-def _upsert(packet: Packet) -> bool:
+def _upsert(packet: Packet, *, actor) -> bool:
     """Insert the packet, or replace the stored one when the same creator pushes it into the same
-    scope; False when the id is taken otherwise."""
+    scope, and log a team packet's push; False when the id is taken otherwise."""
     fields, sql = _upsert_statement(connection.vendor)
     values = [field.get_db_prep_save(getattr(packet, field.attname), connection) for field in fields]
+    if connection.vendor == "postgresql":
+        values += packet_events_params(actor=actor, at=packet.pushed_at)
+    # SQLite writes the line in a second statement (the two are not one transaction, as for a
+    # delete below: the embedded default has no concurrent writers to race with).
+    repushed = connection.vendor == "sqlite" and packet.team_id and Packet.objects.filter(pk=packet.pk).exists()
     with connection.cursor() as cursor:
         cursor.execute(sql, values)
-        return cursor.fetchone() is not None
+        if cursor.fetchone() is None:
+            return False
+    if connection.vendor == "sqlite":
+        kind = TeamEvent.PACKET_REPUSHED if repushed else TeamEvent.PACKET_PUSHED
+        packet_event_record(actor=actor, kind=kind, packet=packet, team_id=packet.team_id)
+    return True
 
 
 @functools.cache
 def _upsert_statement(vendor: str) -> tuple[list, str]:
-    """The fields _upsert writes and its SQL, written once per database vendor (every push runs it)."""
+    """The fields _upsert writes and its SQL, written once per database vendor (every push runs it).
+    On PostgreSQL the statement also writes a team packet's line of the activity log; `xmax = 0`
+    tells a row just inserted (pushed) from one replaced (re-pushed)."""
     fields = [Packet._meta.get_field(name) for name in ["id", "owner", "team", *_REPLACED]]
     table = connection.ops.quote_name(Packet._meta.db_table)
     columns = [connection.ops.quote_name(field.column) for field in fields]
@@ -94,6 +107,12 @@ def _upsert_statement(vendor: str) -> tuple[list, str]:
         f"WHERE {table}.owner_id = excluded.owner_id AND {table}.team_id {same_team} excluded.team_id "
         "RETURNING id"
     )
+    if vendor == "postgresql":
+        kind = f"CASE WHEN inserted THEN {kind_sql(TeamEvent.PACKET_PUSHED)} ELSE {kind_sql(TeamEvent.PACKET_REPUSHED)} END"
+        sql = (
+            f"WITH pushed AS ({sql}, team_id, goal, xmax = 0 AS inserted), "
+            f"logged AS ({packet_events_sql(changed='pushed', kind=kind)}) SELECT id FROM pushed"
+        )
     return fields, sql
 
 
@@ -137,9 +156,9 @@ def _refuse_change(*, actor, packet_id: str, refusal: str = CHANGE_REFUSED):
 
 # Delete, publish and unpublish are each one conditional statement over the packets `actor` may
 # change (their own, and every packet of a team they own or administer): atomic on its own and
-# one round trip. A team packet's change also writes a line of the team's activity log: in the
-# same statement on PostgreSQL (a data-modifying WITH), in a second one on SQLite (which has
-# neither that nor concurrent writers). A push's line is written by a trigger (migration 0004).
+# one round trip. A team packet's change (and a push) also writes a line of the team's activity
+# log through teams.events: in the same statement on PostgreSQL (a data-modifying WITH), in a
+# second one on SQLite (which has neither that nor concurrent writers).
 
 _PACKETS = Packet._meta.db_table
 
@@ -149,24 +168,18 @@ def _changed_and_logged(sql: str, params: list, *, actor, kind: str, fresh_only:
     `fresh_only`: log only the rows where it is true), and log `kind` for each team packet it
     changed. Returns the changed rows."""
     if connection.vendor == "postgresql":
-        logged = "team_id IS NOT NULL" + (" AND fresh" if fresh_only else "")
+        logged = "fresh" if fresh_only else "TRUE"
         sql = (
-            f"WITH changed AS ({sql}), logged AS ("
-            f"INSERT INTO {TeamEvent._meta.db_table} (team_id, actor_id, actor_name, kind, detail, created_at) "
-            "SELECT team_id, %s, %s, %s, jsonb_build_object('packet_id', id, 'goal', left(goal, 200)), %s "
-            f"FROM changed WHERE {logged}) SELECT * FROM changed"
+            f"WITH changed AS ({sql}), "
+            f"logged AS ({packet_events_sql(changed='changed', kind=kind_sql(kind), where=logged)}) "
+            "SELECT * FROM changed"
         )
-        return list(Packet.objects.raw(sql, [*params, actor.pk, actor.display_name, kind, timezone.now()]))
+        return list(Packet.objects.raw(sql, [*params, *packet_events_params(actor=actor, at=timezone.now())]))
     changed = list(Packet.objects.raw(sql, params))
     for packet in changed:
         if not fresh_only or packet.fresh:
-            _team_event(actor=actor, kind=kind, packet=packet, team_id=packet.team_id)
+            packet_event_record(actor=actor, kind=kind, packet=packet, team_id=packet.team_id)
     return changed
-
-
-def _team_event(*, actor, kind: str, packet: Packet, team_id) -> None:
-    if team_id is not None:
-        team_event_record(team_id=team_id, actor=actor, kind=kind, packet_id=packet.pk, goal=packet.goal[:200])
 
 
 def packet_delete(*, actor, packet_id: str) -> None:
@@ -195,8 +208,8 @@ def packet_move(*, actor, packet_id: str, team) -> Packet:
     packet.team = team
     packet.save(update_fields=["team"])
     if before != packet.team_id:
-        _team_event(actor=actor, kind=TeamEvent.PACKET_MOVED_OUT, packet=packet, team_id=before)
-        _team_event(actor=actor, kind=TeamEvent.PACKET_MOVED_IN, packet=packet, team_id=packet.team_id)
+        packet_event_record(actor=actor, kind=TeamEvent.PACKET_MOVED_OUT, packet=packet, team_id=before)
+        packet_event_record(actor=actor, kind=TeamEvent.PACKET_MOVED_IN, packet=packet, team_id=packet.team_id)
     return packet
 
 

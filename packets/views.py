@@ -5,20 +5,19 @@ import json
 
 from csp.decorators import csp
 from django.conf import settings
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_safe
 
 from core.api import json_error
 from core.dashboard import Confirm, dashboard_action
-from core.errors import NotFound
+from core.errors import BadRequest, NotFound
 from core.links import hub_url
 from ltm.protocol.resume import render_resume
 from packets import selectors, services
@@ -202,76 +201,68 @@ def packet_download(request, packet_id):
     return response
 
 
-@login_required
-@require_POST
-def packet_publish(request, packet_id):
-    return dashboard_action(
-        request,
-        call=lambda: services.packet_publish(actor=request.user, packet_id=packet_id),
-        success=lambda packet: f"Published. Anyone with the link can read it: {selectors.public_url(request, packet)}",
-        back=_detail_url(packet_id),
-    )
+def _from_packet_page(request, packet_id):
+    """Where a packet's actions start: its page. Publishing, which asks nothing, leaves the rights
+    to the service (a creator who left the team may still publish what they pushed there)."""
+    return _detail_url(packet_id), {"packet_id": packet_id}
 
 
-@login_required
-@require_POST
-def packet_unpublish(request, packet_id):
-    _visible_packet(request, packet_id)  # someone else's: 404, not the question
-    return dashboard_action(
-        request,
-        confirm=Confirm(
-            "Take the public page down?",
-            button="Unpublish",
-            message="The public link stops working at once. Publishing again later makes a new link.",
-        ),
-        call=lambda: services.packet_unpublish(actor=request.user, packet_id=packet_id),
-        success="Unpublished: the public link no longer works.",
-        back=_detail_url(packet_id),
-    )
-
-
-@login_required
-@require_POST
-def packet_delete(request, packet_id):
-    _visible_packet(request, packet_id)  # someone else's: 404, not the question
-    return dashboard_action(
-        request,
-        confirm=Confirm(
-            "Delete this packet?",
-            button="Delete packet",
-            message="It is removed from the hub for everyone who can see it, and its public page goes with it.",
-        ),
-        call=lambda: services.packet_delete(actor=request.user, packet_id=packet_id),
-        success="Packet deleted.",
-        back=_detail_url(packet_id),
-        done=reverse("home"),
-    )
-
-
-@login_required
-@require_POST
-def packet_move(request, packet_id):
-    """Move to "personal" or "team:<name>" (the choices offered on the packet's page)."""
+def _from_visible_packet(request, packet_id):
+    """As `_from_packet_page`, for the actions with a question or a form: someone else's packet is a
+    404 before either."""
     _visible_packet(request, packet_id)
+    return _from_packet_page(request, packet_id)
+
+
+# The questions some actions ask first.
+UNPUBLISH = Confirm(
+    "Take the public page down?",
+    button="Unpublish",
+    message="The public link stops working at once. Publishing again later makes a new link.",
+)
+
+DELETE_PACKET = Confirm(
+    "Delete this packet?",
+    button="Delete packet",
+    message="It is removed from the hub for everyone who can see it, and its public page goes with it.",
+)
+
+
+@dashboard_action(_from_packet_page)
+def packet_publish(request, packet_id):
+    packet = services.packet_publish(actor=request.user, packet_id=packet_id)
+    return f"Published. Anyone with the link can read it: {selectors.public_url(request, packet)}"
+
+
+@dashboard_action(_from_visible_packet, confirm=UNPUBLISH)
+def packet_unpublish(request, packet_id):
+    services.packet_unpublish(actor=request.user, packet_id=packet_id)
+    return "Unpublished: the public link no longer works."
+
+
+@dashboard_action(_from_visible_packet, confirm=DELETE_PACKET, done="home")
+def packet_delete(request, packet_id):
+    services.packet_delete(actor=request.user, packet_id=packet_id)
+    return "Packet deleted."
+
+
+@dashboard_action(_from_visible_packet)
+def packet_move(request, packet_id):
+    """Move to "personal" or "team:<name>" (the choices offered on the packet's page). A bad choice
+    is refused as the service refuses: its message on the packet's page."""
     target = request.POST.get("to", "")
     team_name = scope_team_name(target)
     if target == PERSONAL:
         team = None
-    elif team_name is not None:
+    elif team_name is None:
+        raise BadRequest("Choose where to move the packet.")
+    else:
         try:
             team = team_get_for_member(viewer=request.user, name=team_name)
         except NotFound:
-            messages.error(request, "You are not a member of that team.")
-            return redirect(_detail_url(packet_id))
-    else:
-        messages.error(request, "Choose where to move the packet.")
-        return redirect(_detail_url(packet_id))
-    return dashboard_action(
-        request,
-        call=lambda: services.packet_move(actor=request.user, packet_id=packet_id, team=team),
-        success=f"Moved to {'your personal packets' if team is None else 'team ' + team.name}.",
-        back=_detail_url(packet_id),
-    )
+            raise BadRequest("You are not a member of that team.") from None
+    services.packet_move(actor=request.user, packet_id=packet_id, team=team)
+    return f"Moved to {'your personal packets' if team is None else 'team ' + team.name}."
 
 
 def _detail_url(packet_id) -> str:

@@ -1,4 +1,5 @@
-"""The allauth adapter: team invites reach into sign-up, and client addresses come from core.
+"""The allauth adapter: team invites reach into sign-up, client addresses come from core, and
+the sign-in pages say why they ask when the person is on the way to connect a client.
 
 LTM_SIGNUP_OPEN=0 closes self-service sign-up (a private hub). Someone holding a usable team
 invite may still sign up from its page (the sign-up's `next` is the invite), as they could with
@@ -6,14 +7,30 @@ invite may still sign up from its page (the sign-up's `next` is the invite), as 
 """
 
 import re
+from dataclasses import dataclass
+from urllib.parse import parse_qs, urlsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
+from oauth2_provider.models import get_application_model
 
 from core.http import client_address
 from teams.selectors import invite_get_for_page
 
 INVITE_PATH = re.compile(r"^/v1/invites/([^/?#]+)$")
+# Where a sign-in on the way to connecting a client leads: the device flow's page (the `ltm`
+# client) and the OAuth consent page (an app that signs itself in, e.g. an MCP client).
+DEVICE_PATH = re.compile(r"^/device(/|$)")
+AUTHORIZE_PATH = "/oauth/authorize"
+
+
+@dataclass(frozen=True)
+class SignInReason:
+    """Why the sign-in (or sign-up) page asks: "device", or "app" with the app's name if the hub
+    knows the client ("" for a client it does not know, or that gave no name)."""
+
+    kind: str
+    app_name: str = ""
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -25,6 +42,29 @@ class AccountAdapter(DefaultAccountAdapter):
         # hub's one notion of it, which trusts a proxy only with LTM_TRUST_PROXY_HEADERS=1.
         return client_address(request)
 
+    def is_safe_url(self, url: str) -> bool:
+        # A `next` that is not a URL at all (`//[`) makes urllib raise: not safe, rather than a 500.
+        try:
+            return super().is_safe_url(url)
+        except ValueError:
+            return False
+
+    def sign_in_reason(self, next_url: str) -> SignInReason | None:
+        """Why the sign-in page asks, read from where it leads (`next`): the device flow, or an
+        app's consent page (its `client_id` names the app); None for anywhere else."""
+        try:
+            parts = urlsplit(next_url)
+        except ValueError:  # e.g. "//[": a `next` is whatever the address says
+            return None
+        if parts.scheme or parts.netloc:  # only the hub's own pages are a reason
+            return None
+        if DEVICE_PATH.match(parts.path):
+            return SignInReason("device")
+        if parts.path.rstrip("/") == AUTHORIZE_PATH:
+            client_id = parse_qs(parts.query).get("client_id", [""])[0]
+            return SignInReason("app", _application_name(client_id))
+        return None
+
 
 def _next_is_usable_invite(request) -> bool:
     next_url = request.POST.get("next") or request.GET.get("next") or ""
@@ -33,3 +73,10 @@ def _next_is_usable_invite(request) -> bool:
         return False
     invite = invite_get_for_page(code=match.group(1))
     return invite is not None and invite.is_usable()
+
+
+def _application_name(client_id: str) -> str:
+    """The name of the OAuth application `client_id`, "" if none or unknown."""
+    if not client_id:
+        return ""
+    return get_application_model().objects.filter(client_id=client_id).values_list("name", flat=True).first() or ""

@@ -4,18 +4,18 @@ Every team endpoint first resolves the team for the caller (404 for non-members)
 service or selector.
 """
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.authentication import SCOPE_REFUSED, WRITE
-from core.api import NO_CONTENT, error_responses, no_store
-from core.errors import BadRequest, Forbidden, Unauthorized
+from core.api import NO_CONTENT, error_responses, no_content_method, no_store
+from core.errors import Forbidden, Unauthorized
+from core.params import body, query
 from oauth.api import OPTIONAL_BEARER
 from oauth.authentication import BearerRefused, authenticate_bearer
 from teams import selectors, services
-from teams.models import TeamEvent
 from teams.serializers import (
     InviteAcceptedSerializer,
     InviteAcceptRequestSerializer,
@@ -29,6 +29,7 @@ from teams.serializers import (
     TeamCreatedSerializer,
     TeamCreateRequestSerializer,
     TeamEventListSerializer,
+    TeamEventsQuerySerializer,
     TeamListSerializer,
     TransferOfferedSerializer,
     TransferRequestSerializer,
@@ -38,18 +39,23 @@ from teams.serializers import (
 EMPTY_BODY = {"application/json": {"type": "object", "maxProperties": 0}}
 
 
-def _body(request) -> dict:
-    """The JSON object sent (the client sends `{}` where it has nothing to say)."""
-    data = request.data
-    if data in (None, ""):
-        return {}
-    if not isinstance(data, dict):
-        raise BadRequest("the request body must be a JSON object")
-    return data
-
-
 def _team(request, name):
     return selectors.team_get_for_member(viewer=request.user, name=name)
+
+
+def _in_team(request, name, **named) -> dict:
+    """A team endpoint's URL arguments as its service takes them: the team (404 unless the caller
+    is a member), then the member or invite the URL names."""
+    return {"team": _team(request, name), **named}
+
+
+def _listed(selector, serializer, key: str):
+    """A GET method answering `{key: [...]}`: what `selector` gives of the team for the caller."""
+
+    def get(self, request, name):
+        return Response(serializer({key: selector(viewer=request.user, team=_team(request, name))}).data)
+
+    return get
 
 
 def _link(request):
@@ -67,7 +73,7 @@ def _link(request):
 )
 class TeamCollection(APIView):
     def post(self, request):
-        team = services.team_create(actor=request.user, name=_body(request).get("name"))
+        team = services.team_create(actor=request.user, **body(TeamCreateRequestSerializer, request))
         return Response(TeamCreatedSerializer({"team": team}).data, status=201)
 
     def get(self, request):
@@ -82,18 +88,14 @@ class TeamCollection(APIView):
     ),
 )
 class TeamItem(APIView):
-    def delete(self, request, name):
-        services.team_delete(actor=request.user, team=_team(request, name))
-        return Response(status=204)
+    delete = no_content_method(services.team_delete, _in_team)
 
 
 @extend_schema_view(
     get=extend_schema(summary="List a team's members", responses={200: MemberListSerializer, **error_responses(404)}),
 )
 class TeamMembers(APIView):
-    def get(self, request, name):
-        members = selectors.team_members(viewer=request.user, team=_team(request, name))
-        return Response(MemberListSerializer({"members": members}).data)
+    get = _listed(selectors.team_members, MemberListSerializer, "members")
 
 
 @extend_schema_view(
@@ -104,9 +106,7 @@ class TeamMembers(APIView):
     ),
 )
 class TeamMember(APIView):
-    def delete(self, request, name, user_id):
-        services.membership_remove(actor=request.user, team=_team(request, name), user_id=user_id)
-        return Response(status=204)
+    delete = no_content_method(services.membership_remove, _in_team)
 
 
 @extend_schema_view(
@@ -117,9 +117,7 @@ class TeamMember(APIView):
     ),
 )
 class TeamLeave(APIView):
-    def post(self, request, name):
-        services.team_leave(actor=request.user, team=_team(request, name))
-        return Response(status=204)
+    post = no_content_method(services.team_leave, _in_team)
 
 
 @extend_schema_view(
@@ -141,13 +139,11 @@ class TeamLeave(APIView):
 @no_store  # the answer holds the invite code
 class TeamInvites(APIView):
     def post(self, request, name):
-        body = _body(request)
         invite, code = services.invite_create(
             actor=request.user,
             team=_team(request, name),
-            email=body.get("email"),
-            label=body.get("label"),
             link=_link(request),
+            **body(InviteCreateRequestSerializer, request),
         )
         answer = {
             "code": code,
@@ -157,23 +153,18 @@ class TeamInvites(APIView):
         }
         return Response(InviteCreatedSerializer(answer).data, status=201)
 
-    def get(self, request, name):
-        """Hub extension: the pending invites (no codes: only their hashes are stored)."""
-        invites = selectors.team_pending_invites(viewer=request.user, team=_team(request, name))
-        return Response(InviteListSerializer({"invites": invites}).data)
+    get = _listed(selectors.team_pending_invites, InviteListSerializer, "invites")
 
 
 @extend_schema_view(
     delete=extend_schema(
         summary="Revoke an unused invite (owner and admins; hub extension)",
+        description="Hub extension: the owner or an admin revokes an unused invite.",
         responses={204: NO_CONTENT, **error_responses(403, 404, 409)},
     ),
 )
 class TeamInvite(APIView):
-    def delete(self, request, name, invite_id):
-        """Hub extension: the owner or an admin revokes an unused invite."""
-        services.invite_revoke(actor=request.user, team=_team(request, name), invite_id=invite_id)
-        return Response(status=204)
+    delete = no_content_method(services.invite_revoke, _in_team)
 
 
 @extend_schema_view(
@@ -206,10 +197,7 @@ class TeamInviteResend(APIView):
 class TeamMemberRole(APIView):
     def post(self, request, name, user_id):
         membership = services.membership_set_role(
-            actor=request.user,
-            team=_team(request, name),
-            user_id=user_id,
-            role=_body(request).get("role"),
+            actor=request.user, team=_team(request, name), user_id=user_id, **body(RoleRequestSerializer, request)
         )
         return Response(MemberSerializer(membership).data)
 
@@ -228,16 +216,12 @@ class TeamMemberRole(APIView):
 )
 class TeamTransfer(APIView):
     def post(self, request, name):
-        team = services.team_transfer_offer(
-            actor=request.user,
-            team=_team(request, name),
-            new_owner_id=_body(request).get("user_id"),
-        )
-        return Response(TransferOfferedSerializer(team).data)
+        team = _team(request, name)  # a non-member's 404 comes before anything about the body
+        new_owner_id = body(TransferRequestSerializer, request)["user_id"]
+        offered = services.team_transfer_offer(actor=request.user, team=team, new_owner_id=new_owner_id)
+        return Response(TransferOfferedSerializer(offered).data)
 
-    def delete(self, request, name):
-        services.team_transfer_cancel(actor=request.user, team=_team(request, name))
-        return Response(status=204)
+    delete = no_content_method(services.team_transfer_cancel, _in_team)
 
 
 @extend_schema_view(
@@ -254,31 +238,6 @@ class TeamTransferAccept(APIView):
         return Response(TeamCreatedSerializer({"team": team}).data)
 
 
-def _before_param(request) -> int | None:
-    raw = request.query_params.get("before")
-    if raw in (None, ""):
-        return None
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 18):
-        raise BadRequest("before must be an event id (a positive whole number)")
-    return int(raw)
-
-
-def _events_limit_param(request) -> int:
-    raw = request.query_params.get("limit")
-    if raw in (None, ""):
-        return selectors.EVENTS_DEFAULT_LIMIT
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 3 and 1 <= int(raw) <= selectors.EVENTS_MAX_LIMIT):
-        raise BadRequest(f"limit must be a whole number from 1 to {selectors.EVENTS_MAX_LIMIT}")
-    return int(raw)
-
-
-def _kind_param(request) -> str:
-    kind = request.query_params.get("kind") or ""
-    if kind and kind not in dict(TeamEvent.KINDS):
-        raise BadRequest(f"unknown kind {kind[:40]!r}; one of: {', '.join(dict(TeamEvent.KINDS))}")
-    return kind
-
-
 @extend_schema_view(
     get=extend_schema(
         summary="A team's activity log, newest first (members; hub extension)",
@@ -286,27 +245,16 @@ def _kind_param(request) -> str:
             "Keyset pagination: the answer's `next_before` (null on the last page) passed as `before` gives "
             "the next, older page. Events outlive the packets and people they mention."
         ),
-        parameters=[
-            OpenApiParameter(
-                "limit", int, description=f"1 to {selectors.EVENTS_MAX_LIMIT}, default {selectors.EVENTS_DEFAULT_LIMIT}"
-            ),
-            OpenApiParameter("before", int, description="only events older than this event id"),
-            OpenApiParameter("kind", str, enum=[kind for kind, _ in TeamEvent.KINDS], description="only this kind"),
-        ],
+        parameters=[TeamEventsQuerySerializer],
         responses={200: TeamEventListSerializer, **error_responses(400, 404)},
     ),
 )
 class TeamEvents(APIView):
     def get(self, request, name):
-        limit = _events_limit_param(request)
+        asked = query(TeamEventsQuerySerializer, request)
+        limit = asked.pop("limit")
         # One more than asked tells whether an older page exists.
-        events = selectors.team_events(
-            viewer=request.user,
-            team=_team(request, name),
-            kind=_kind_param(request),
-            before=_before_param(request),
-            limit=limit + 1,
-        )
+        events = selectors.team_events(viewer=request.user, team=_team(request, name), limit=limit + 1, **asked)
         next_before = events[limit - 1].id if len(events) > limit else None
         answer = {"events": events[:limit], "next_before": next_before}
         return Response(TeamEventListSerializer(answer).data)
@@ -339,9 +287,9 @@ class InviteAccept(APIView):
     permission_classes = [AllowAny]
 
     def post(self, request, code):
-        body = _body(request)
+        display = body(InviteAcceptRequestSerializer, request).get("display")
         user = self._caller(request)
-        user, team, token = services.invite_accept(code=code, actor=user, display=body.get("display"))
+        user, team, token = services.invite_accept(code=code, actor=user, display=display)
         answer = InviteAcceptedSerializer({"user": user, "team": team, "token": token})
         return Response(answer.data, status=201)
 

@@ -1,4 +1,7 @@
 from django import forms
+from django.core.validators import RegexValidator
+
+from teams.models import TeamEvent
 
 
 class TeamCreateForm(forms.Form):
@@ -16,3 +19,22 @@ class TeamCreateForm(forms.Form):
             }
         ),
     )
+
+
+class TeamActivityForm(forms.Form):
+    """The activity page's query string: the kind of line to show and `before`, the id of the
+    oldest event of the previous page (keyset paging). Each is read on its own, and one that does
+    not parse is ignored rather than refused: it comes from a link or a hand-edited address, and
+    the log is still worth showing."""
+
+    kind = forms.ChoiceField(required=False, choices=[("", "Everything"), *TeamEvent.KINDS])
+    # An event id: ASCII digits only (not " 5", "+5" or "٥"), at most 18 so that it fits a 64-bit id.
+    before = forms.CharField(required=False, strip=False, validators=[RegexValidator(r"\A[0-9]{1,18}\Z")])
+
+    def clean_before(self) -> int | None:
+        return int(self.cleaned_data["before"]) if self.cleaned_data["before"] else None
+
+    def page_arguments(self) -> dict:
+        """`kind` and `before` for teams.selectors.team_events: "" and None where absent or invalid."""
+        self.is_valid()
+        return {"kind": self.cleaned_data.get("kind", ""), "before": self.cleaned_data.get("before")}

@@ -11,6 +11,14 @@ from core.ids import new_id
 TEAM_NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,39}$"
 
 
+def person_link(related_name: str, *, blank: bool = True) -> models.ForeignKey:
+    """A link to a person that does not hold their account: emptied (NULL) when the account is
+    deleted, while the row that names them stays."""
+    return models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=blank, related_name=related_name
+    )
+
+
 class Team(models.Model):
     """A fixed set of people who share packets. Names are unique on a hub."""
 
@@ -20,13 +28,7 @@ class Team(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     # Ownership offered to another member, who must accept it; cleared when they accept or
     # decline, the owner withdraws it, or that member leaves.
-    transfer_to = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="teams_offered",
-    )
+    transfer_to = person_link("teams_offered")
     transfer_offered_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
@@ -81,19 +83,11 @@ class Invite(models.Model):
     id = models.CharField(primary_key=True, max_length=26, default=new_id, editable=False)
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="invites")
     code_hash = models.CharField(max_length=64, unique=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="invites_created"
-    )
+    created_by = person_link("invites_created", blank=False)
     created_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField()
     used_at = models.DateTimeField(null=True, blank=True)
-    used_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="invites_used",
-    )
+    used_by = person_link("invites_used")
     revoked_at = models.DateTimeField(null=True, blank=True)
     # Who it is for: the address it was mailed to, or a label given with a bare link.
     email = models.EmailField(blank=True)
@@ -175,13 +169,7 @@ class TeamEvent(models.Model):
     # would then deadlock against a team deletion (which holds the team and waits for its
     # packets). Lines are written with the change they record, so none outlives its team.
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="events", db_constraint=False)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-    )
+    actor = person_link("+")
     actor_name = models.CharField(max_length=150, blank=True, help_text="The actor's display name at the time.")
     kind = models.CharField(max_length=32, choices=KINDS)
     detail = models.JSONField(default=dict, blank=True)

@@ -1,15 +1,20 @@
 """Wire shapes of teams, members and invites (section 3 of the protocol). The views build their
 answers with these, and the OpenAPI description is generated from the same classes.
 
-Request bodies are described here, but validated by teams.services (one rule and one message
-for the API and the dashboard)."""
+Request bodies and query parameters are read through these too (core.params): the edge checks
+their shape (which fields, which JSON types, which choices) and hands typed values on. The rules
+a service keeps for the API and the dashboard alike (a team name's pattern, an e-mail address, a
+label's length once its whitespace is collapsed) stay in teams.services, with their one message;
+here they are only described (`described=`)."""
 
 from rest_framework import serializers
 
 from accounts.models import DISPLAY_MAX_LENGTH
 from accounts.serializers import UserRefSerializer
+from core.params import ChoiceParam, TextField, WholeNumberField
 from core.serializers import InstantField
 from teams.models import INVITE_LABEL_MAX_LENGTH, TEAM_NAME_PATTERN, Membership, TeamEvent
+from teams.selectors import EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT
 
 
 class TeamRefSerializer(serializers.Serializer):
@@ -34,7 +39,13 @@ class TeamListSerializer(serializers.Serializer):
 
 
 class TeamCreateRequestSerializer(serializers.Serializer):
-    name = serializers.RegexField(TEAM_NAME_PATTERN, max_length=40)
+    name = TextField(
+        described={"maxLength": 40, "pattern": TEAM_NAME_PATTERN},
+        error_messages={
+            "required": "name is required: the team name",
+            "invalid": "name must be a string: the team name; got {got}",
+        },
+    )
 
 
 class MemberSerializer(serializers.Serializer):
@@ -66,8 +77,8 @@ class InviteCreateRequestSerializer(serializers.Serializer):
     """`{}` (what the client sends) for a bare link; hub extensions: `email` mails the link (the
     owner and admins only), `label` says who a bare link is for."""
 
-    email = serializers.EmailField(required=False)
-    label = serializers.CharField(required=False, max_length=INVITE_LABEL_MAX_LENGTH)
+    email = TextField(required=False, described={"format": "email"})
+    label = TextField(required=False, described={"maxLength": INVITE_LABEL_MAX_LENGTH})
 
 
 class InviteCreatedSerializer(serializers.Serializer):
@@ -103,7 +114,7 @@ class InviteListSerializer(serializers.Serializer):
 class InviteAcceptRequestSerializer(serializers.Serializer):
     """`{}`, or the name a new user is to be shown by."""
 
-    display = serializers.CharField(required=False, allow_null=True, max_length=DISPLAY_MAX_LENGTH)
+    display = TextField(required=False, allow_null=True, described={"maxLength": DISPLAY_MAX_LENGTH})
 
 
 class InviteAcceptedSerializer(serializers.Serializer):
@@ -121,11 +132,16 @@ class InviteAcceptedSerializer(serializers.Serializer):
 
 
 class RoleRequestSerializer(serializers.Serializer):
-    role = serializers.ChoiceField(choices=["admin", "member"])
+    role = ChoiceParam(
+        [Membership.ADMIN, Membership.MEMBER],
+        error_messages={
+            "invalid": 'role must be "admin" or "member" (ownership is transferred, not assigned); got {got}'
+        },
+    )
 
 
 class TransferRequestSerializer(serializers.Serializer):
-    user_id = serializers.CharField(help_text="the member offered the ownership")
+    user_id = TextField(help_text="the member offered the ownership")
 
 
 class TransferSerializer(serializers.Serializer):
@@ -149,6 +165,28 @@ class TeamEventSerializer(serializers.Serializer):
     created_at = InstantField()
     summary = serializers.CharField(help_text="what happened, in words, after the actor's name")
     detail = serializers.DictField(help_text="packet_id and goal, user_id and name, invite_id, email or label, by kind")
+
+
+class TeamEventsQuerySerializer(serializers.Serializer):
+    limit = WholeNumberField(
+        min_value=1,
+        max_value=EVENTS_MAX_LIMIT,
+        default=EVENTS_DEFAULT_LIMIT,
+        help_text=f"1 to {EVENTS_MAX_LIMIT}, default {EVENTS_DEFAULT_LIMIT}",
+    )
+    before = WholeNumberField(
+        min_value=0,
+        max_value=2**63 - 1,  # an event id is a 64-bit integer
+        default=None,
+        help_text="only events older than this event id",
+        error_messages={"invalid": "before must be an event id (a positive whole number); got {got}"},
+    )
+    kind = ChoiceParam(
+        [kind for kind, _ in TeamEvent.KINDS],
+        required=False,
+        help_text="only this kind",
+        error_messages={"invalid": "unknown kind {got}; one of: {choices}"},
+    )
 
 
 class TeamEventListSerializer(serializers.Serializer):

@@ -15,9 +15,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.dashboard import Confirm, dashboard_action, show_service_error
-from core.errors import Gone, HubError, NotFound
+from core.errors import BadRequest, Gone, HubError, NotFound
 from teams import selectors, services
-from teams.forms import TeamCreateForm
+from teams.forms import TeamActivityForm, TeamCreateForm
 from teams.models import Membership, TeamEvent
 
 # How many lines of the activity log the team's page shows, and a page of the log.
@@ -66,6 +66,9 @@ def _team_page(request, team, *, new_invite: dict | None = None, status: int = 2
     is_owner = role == Membership.OWNER
     for member in members:
         member.removable = _may_remove(role, member, request.user)
+    transfer_candidates = [m for m in members if m.role != Membership.OWNER]
+    for member in transfer_candidates:  # the dialog asks what the page without JavaScript asks
+        member.offer_question = OFFER_OWNERSHIP.format(team=team, who=member.user.display_name).title
     context = {
         "team": team,
         "members": members,
@@ -73,10 +76,12 @@ def _team_page(request, team, *, new_invite: dict | None = None, status: int = 2
         "role": role,
         "is_owner": is_owner,
         "is_manager": role in Membership.MANAGERS,
-        "transfer_candidates": [m for m in members if m.role != Membership.OWNER],
+        "transfer_candidates": transfer_candidates,
         "offered_to_me": team.transfer_to_id == request.user.pk,
         "transfer_to": team.transfer_to if team.transfer_to_id else None,
-        "events": selectors.team_events(viewer=request.user, team=team, limit=RECENT_EVENTS),
+        "events": _with_packet_links(
+            request.user, team, selectors.team_events(viewer=request.user, team=team, limit=RECENT_EVENTS)
+        ),
         "new_invite": new_invite,
     }
     return render(request, "teams/detail.html", context, status=status)
@@ -85,6 +90,22 @@ def _team_page(request, team, *, new_invite: dict | None = None, status: int = 2
 def _may_remove(role: str, member: Membership, viewer) -> bool:
     """Whether to show a Remove button: what teams.services.membership_remove would allow."""
     return services.membership_removal_refusal(actor_role=role, member_role=member.role) is None
+
+
+def _with_packet_links(viewer, team, events: list) -> list:
+    """Mark the lines whose packet the viewer can still read (`event.packet_readable`), so that
+    they link to it; a deleted packet, or one moved where the viewer cannot follow, stays text.
+    One query for the whole page, whatever its length. Teams sits below packets (.importlinter),
+    so the Packet model is reached through the team's reverse relation rather than imported, and
+    asked with its own read rule (`visible_to`)."""
+    packet_ids = {event.detail.get("packet_id") for event in events if event.detail} - {None}
+    readable = set()
+    if packet_ids:
+        packets = team.packets.model.objects.visible_to(viewer)
+        readable = set(packets.filter(pk__in=packet_ids).values_list("pk", flat=True))
+    for event in events:
+        event.packet_readable = bool(event.detail) and event.detail.get("packet_id") in readable
+    return events
 
 
 def _link(request):
@@ -115,178 +136,137 @@ def invite_create(request, name):
     return _team_page(request, team, new_invite=new_invite, status=201)
 
 
-@login_required
-@require_POST
-def invite_resend(request, name, invite_id):
+def _from_team_page(request, name, **ids):
+    """Where a team's actions start: its page. Anyone but a member gets a 404, never the question;
+    the actions take the team and the URL's ids."""
     team = _team_or_404(request, name)
-    return dashboard_action(
-        request,
-        call=lambda: services.invite_resend(actor=request.user, team=team, invite_id=invite_id, link=_link(request)),
-        success=lambda invite: (
-            f"Invite sent again to {invite.email}, with a new link; the previous one no longer works."
-        ),
-        back=team_page_url(team),
-    )
-
-
-@login_required
-@require_POST
-def member_role(request, name, user_id):
-    team = _team_or_404(request, name)
-    role = request.POST.get("role", "")
-    who = _member_name(request, team, user_id, default="this member")
-    return dashboard_action(
-        request,
-        call=lambda: services.membership_set_role(actor=request.user, team=team, user_id=user_id, role=role),
-        success=f"{who} is now {'an admin' if role == Membership.ADMIN else 'a member'} of {team.name}.",
-        back=team_page_url(team),
-    )
-
-
-@login_required
-@require_POST
-def invite_revoke(request, name, invite_id):
-    team = _team_or_404(request, name)
-    return dashboard_action(
-        request,
-        confirm=Confirm(
-            "Revoke this invite link?",
-            button="Revoke invite",
-            message="Nobody can join with it any more. People who already joined stay in the team.",
-        ),
-        call=lambda: services.invite_revoke(actor=request.user, team=team, invite_id=invite_id),
-        success="Invite revoked.",
-        back=team_page_url(team),
-    )
-
-
-@login_required
-@require_POST
-def member_remove(request, name, user_id):
-    team = _team_or_404(request, name)
-    who = _member_name(request, team, user_id, default="this member")
-    return dashboard_action(
-        request,
-        confirm=Confirm(
-            f"Remove {who} from {team.name}?",
-            button="Remove member",
-            message="They lose access to the team's packets at once. Packets they pushed stay in the team.",
-        ),
-        call=lambda: services.membership_remove(actor=request.user, team=team, user_id=user_id),
-        success=f"{who} was removed from {team.name}.",
-        back=team_page_url(team),
-    )
-
-
-@login_required
-@require_POST
-def team_transfer(request, name):
-    team = _team_or_404(request, name)
-    new_owner_id = request.POST.get("new_owner_id", "")
-    who = _member_name(request, team, new_owner_id, default="that member")
-    return dashboard_action(
-        request,
-        confirm=Confirm(
-            f"Offer the ownership of {team.name} to {who}?",
-            button="Offer ownership",
-            danger=False,
-            message=(
-                f"{who} becomes the owner when they accept it on the team's page; you then stay on as an "
-                "admin and can no longer delete the team or change roles."
-            ),
-        ),
-        call=lambda: services.team_transfer_offer(actor=request.user, team=team, new_owner_id=new_owner_id),
-        success=f"Ownership offered to {who}. It changes hands when they accept.",
-        back=team_page_url(team),
-    )
-
-
-@login_required
-@require_POST
-def team_transfer_accept(request, name):
-    team = _team_or_404(request, name)
-    return dashboard_action(
-        request,
-        call=lambda: services.team_transfer_accept(actor=request.user, team=team),
-        success=f"You now own {team.name}.",
-        back=team_page_url(team),
-    )
-
-
-@login_required
-@require_POST
-def team_transfer_cancel(request, name):
-    team = _team_or_404(request, name)
-    declining = team.transfer_to_id == request.user.pk
-    return dashboard_action(
-        request,
-        call=lambda: services.team_transfer_cancel(actor=request.user, team=team),
-        success="You declined the ownership." if declining else "The ownership offer was withdrawn.",
-        back=team_page_url(team),
-    )
-
-
-@login_required
-def team_activity(request, name):
-    """The team's activity log, newest first, a page at a time (keyset: ?before=<event id>)."""
-    team = _team_or_404(request, name)
-    kind = request.GET.get("kind", "")
-    if kind not in dict(TeamEvent.KINDS):
-        kind = ""
-    before = request.GET.get("before", "")
-    before = int(before) if before.isascii() and before.isdigit() and len(before) <= 18 else None
-    events = selectors.team_events(viewer=request.user, team=team, kind=kind, before=before, limit=EVENTS_PER_PAGE + 1)
-    older = events[EVENTS_PER_PAGE - 1].id if len(events) > EVENTS_PER_PAGE else None
-    context = {
-        "team": team,
-        "events": events[:EVENTS_PER_PAGE],
-        "kinds": TeamEvent.KINDS,
-        "kind": kind,
-        "older": older,
-        "paged": before is not None,
-    }
-    return render(request, "teams/activity.html", context)
-
-
-@login_required
-@require_POST
-def team_leave(request, name):
-    team = _team_or_404(request, name)
-    return dashboard_action(
-        request,
-        confirm=Confirm(
-            f"Leave {team.name}?",
-            button="Leave team",
-            message="You lose access to the team's packets. To come back you need a new invite link.",
-        ),
-        call=lambda: services.team_leave(actor=request.user, team=team),
-        success=f"You left {team.name}.",
-        back=team_page_url(team),
-        done=reverse("team-list"),
-    )
-
-
-@login_required
-@require_POST
-def team_delete(request, name):
-    """Deleting a team takes its packets with it, so the owner types the team's name."""
-    team = _team_or_404(request, name)
-    if request.POST.get("confirm_name", "").strip() != team.name:
-        messages.error(request, f"Type the team's name, {team.name}, to delete it.")
-        return redirect(team_page_url(team))
-    return dashboard_action(
-        request,
-        call=lambda: services.team_delete(actor=request.user, team=team),
-        success=f"Team {team.name} and its packets were deleted.",
-        back=team_page_url(team),
-        done=reverse("team-list"),
-    )
+    return team_page_url(team), {"team": team, **ids}
 
 
 def _member_name(request, team, user_id, *, default: str) -> str:
     """The display name of a member of the team, for the confirmation question and the message."""
     member = selectors.team_member_get(viewer=request.user, team=team, user_id=user_id)
     return member.user.display_name if member else default
+
+
+def _from_member_row(request, name, user_id):
+    """As `_from_team_page`, for an action on one member: also their name, for the question and the message."""
+    back, args = _from_team_page(request, name, user_id=user_id)
+    return back, args | {"who": _member_name(request, args["team"], user_id, default="this member")}
+
+
+def _from_transfer_form(request, name):
+    """As `_from_team_page`, for offering the ownership: also the member chosen in the form, and their name."""
+    new_owner_id = request.POST.get("new_owner_id", "")
+    back, args = _from_team_page(request, name, new_owner_id=new_owner_id)
+    return back, args | {"who": _member_name(request, args["team"], new_owner_id, default="that member")}
+
+
+# The questions some actions ask first.
+REVOKE_INVITE = Confirm(
+    "Revoke this invite link?",
+    button="Revoke invite",
+    message="Nobody can join with it any more. People who already joined stay in the team.",
+)
+
+REMOVE_MEMBER = Confirm(
+    "Remove {who} from {team.name}?",
+    button="Remove member",
+    message="They lose access to the team's packets at once. Packets they pushed stay in the team.",
+)
+
+OFFER_OWNERSHIP = Confirm(
+    "Offer the ownership of {team.name} to {who}?",
+    button="Offer ownership",
+    danger=False,
+    message=(
+        "{who} becomes the owner when they accept it on the team's page; you then stay on as an "
+        "admin and can no longer delete the team or change roles."
+    ),
+)
+
+LEAVE_TEAM = Confirm(
+    "Leave {team.name}?",
+    button="Leave team",
+    message="You lose access to the team's packets. To come back you need a new invite link.",
+)
+
+
+@dashboard_action(_from_team_page)
+def invite_resend(request, team, invite_id):
+    invite = services.invite_resend(actor=request.user, team=team, invite_id=invite_id, link=_link(request))
+    return f"Invite sent again to {invite.email}, with a new link; the previous one no longer works."
+
+
+@dashboard_action(_from_member_row)
+def member_role(request, team, user_id, who):
+    role = request.POST.get("role", "")
+    services.membership_set_role(actor=request.user, team=team, user_id=user_id, role=role)
+    return f"{who} is now {'an admin' if role == Membership.ADMIN else 'a member'} of {team.name}."
+
+
+@dashboard_action(_from_team_page, confirm=REVOKE_INVITE)
+def invite_revoke(request, team, invite_id):
+    services.invite_revoke(actor=request.user, team=team, invite_id=invite_id)
+    return "Invite revoked."
+
+
+@dashboard_action(_from_member_row, confirm=REMOVE_MEMBER)
+def member_remove(request, team, user_id, who):
+    services.membership_remove(actor=request.user, team=team, user_id=user_id)
+    return f"{who} was removed from {team.name}."
+
+
+@dashboard_action(_from_transfer_form, confirm=OFFER_OWNERSHIP)
+def team_transfer(request, team, new_owner_id, who):
+    services.team_transfer_offer(actor=request.user, team=team, new_owner_id=new_owner_id)
+    return f"Ownership offered to {who}. It changes hands when they accept."
+
+
+@dashboard_action(_from_team_page)
+def team_transfer_accept(request, team):
+    services.team_transfer_accept(actor=request.user, team=team)
+    return f"You now own {team.name}."
+
+
+@dashboard_action(_from_team_page)
+def team_transfer_cancel(request, team):
+    declining = team.transfer_to_id == request.user.pk  # before the call, which clears it
+    services.team_transfer_cancel(actor=request.user, team=team)
+    return "You declined the ownership." if declining else "The ownership offer was withdrawn."
+
+
+@dashboard_action(_from_team_page, confirm=LEAVE_TEAM, done="team-list")
+def team_leave(request, team):
+    services.team_leave(actor=request.user, team=team)
+    return f"You left {team.name}."
+
+
+@dashboard_action(_from_team_page, done="team-list")
+def team_delete(request, team):
+    """Deleting a team takes its packets with it, so the owner types the team's name."""
+    if request.POST.get("confirm_name", "").strip() != team.name:  # refused like the service's refusals
+        raise BadRequest(f"Type the team's name, {team.name}, to delete it.")
+    services.team_delete(actor=request.user, team=team)
+    return f"Team {team.name} and its packets were deleted."
+
+
+@login_required
+def team_activity(request, name):
+    """The team's activity log, newest first, a page at a time (keyset: ?before=<event id>)."""
+    team = _team_or_404(request, name)
+    query = TeamActivityForm(request.GET).page_arguments()
+    events = selectors.team_events(viewer=request.user, team=team, **query, limit=EVENTS_PER_PAGE + 1)
+    older = events[EVENTS_PER_PAGE - 1].id if len(events) > EVENTS_PER_PAGE else None
+    context = {
+        "team": team,
+        "events": _with_packet_links(request.user, team, events[:EVENTS_PER_PAGE]),
+        "kinds": TeamEvent.KINDS,
+        "kind": query["kind"],
+        "older": older,
+        "paged": query["before"] is not None,
+    }
+    return render(request, "teams/activity.html", context)
 
 
 # The invite link opened in a browser: GET shows the team, who invited and the expiry, and lets

@@ -4,16 +4,15 @@ access log (gunicorn.conf.py) under a real gunicorn."""
 import io
 import logging
 import os
-import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
 
+from bench.live_hub import gunicorn
 from core.logs import MaskSecrets, mask_secrets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,12 +66,6 @@ def test_the_hubs_console_handler_masks():
     assert any(isinstance(f, MaskSecrets) for h in console for f in h.filters), "LOGGING's console handler"
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def _call(url, *, method="GET", headers=None):
     request = urllib.request.Request(
         url, method=method, headers=headers or {}, data=b"{}" if method == "POST" else None
@@ -93,37 +86,10 @@ def test_gunicorns_access_log_holds_no_secret(tmp_path):
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=environment, check=True, timeout=300
     )
-    port, log = _free_port(), tmp_path / "access.log"
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "-c",
-            "gunicorn.conf.py",
-            "hub.wsgi:application",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            "1",
-            "--access-logfile",
-            str(log),
-            "--access-logformat",
-            '%(h)s "%(r)s" %(s)s "%(f)s" "%({authorization}i)s"',
-        ],
-        cwd=ROOT,
-        env=environment,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(150):
-            try:
-                urllib.request.urlopen(base + "/v1/healthz", timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.2)
+    log, log_format = tmp_path / "access.log", '%(h)s "%(r)s" %(s)s "%(f)s" "%({authorization}i)s"'
+    options = ("-c", "gunicorn.conf.py", "--access-logfile", str(log), "--access-logformat", log_format)
+    with gunicorn(*options, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as (_, port):
+        base = f"http://127.0.0.1:{port}"
         bearer = {"Authorization": f"Bearer {TOKEN}"}
         _call(f"{base}/v1/invites/{INVITE}", headers={"Referer": f"{base}/v1/invites/{INVITE}"})
         _call(f"{base}/v1/invites/{INVITE}/accept", method="POST", headers=bearer)
@@ -131,9 +97,6 @@ def test_gunicorns_access_log_holds_no_secret(tmp_path):
         _call(f"{base}/device?user_code={USER_CODE}")
         _call(f"{base}/v1/packets", headers=bearer)
         _call(f"{base}/v1/healthz")
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
     written = log.read_text()
     assert "/v1/invites/***" in written and "/claim/***" in written and "user_code=***" in written
     assert "Bearer ***" in written and "/v1/healthz" in written

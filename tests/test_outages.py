@@ -15,7 +15,6 @@ import http.cookiejar
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import threading
@@ -28,6 +27,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from bench.live_hub import gunicorn
 from core.cache import BREAK_SECONDS as CACHE_BREAK_SECONDS
 from core.postgresql.base import BREAK_SECONDS as DATABASE_BREAK_SECONDS
 from core.testing import skip_unless_services
@@ -44,12 +44,6 @@ def _services():
     if not database_url.startswith(("postgres://", "postgresql://")) or not redis_url:
         skip_unless_services("needs PostgreSQL (DATABASE_URL) and Redis (REDIS_URL) to break them; CI sets both")
     return urllib.parse.urlsplit(database_url), urllib.parse.urlsplit(redis_url)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -93,50 +87,17 @@ def hub(tmp_path_factory):
         text=True,
         timeout=60,
     ).stdout.strip()
-    port = _free_port()
     log = tmp_path_factory.mktemp("outage") / "gunicorn.log"
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "hub.wsgi:application",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            "1",
-            "--timeout",
-            "30",
-            "--error-logfile",
-            str(log),
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
+    options = ("--timeout", "30", "--error-logfile", str(log))
     try:
-        _wait_for(base + "/v1/healthz", server, log)
-        yield {"base": base, "token": token, "db": db_proxy, "redis": redis_proxy, "log": log}
+        with gunicorn(*options, log=log, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as (_, port):
+            base = f"http://127.0.0.1:{port}"
+            yield {"base": base, "token": token, "db": db_proxy, "redis": redis_proxy, "log": log}
     finally:
-        server.terminate()
-        server.wait(timeout=30)
         db_proxy.stop()
         redis_proxy.stop()
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def _wait_for(url, server, log):
-    for _ in range(150):
-        assert server.poll() is None, "gunicorn exited:\n" + log.read_text()
-        try:
-            urllib.request.urlopen(url, timeout=1)
-            return
-        except OSError:
-            time.sleep(0.2)
-    pytest.fail("the hub did not start:\n" + log.read_text())
 
 
 class Browser:

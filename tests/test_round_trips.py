@@ -4,7 +4,10 @@ team), delete and publish at most 3, also for a team packet, whose change writes
 team's activity log.
 
 A round trip here is a statement the database receives, plus BEGIN and COMMIT for each
-transaction, plus the connection health check when it is on: what crosses the wire."""
+transaction, plus the connection health check when it is on: what crosses the wire. On SQLite
+(the embedded default: in process, no wire) a push into a team runs two more statements, the
+log line and the check that tells a push from a re-push, which PostgreSQL does inside the push's
+one statement (teams.events)."""
 
 import pytest
 from django.conf import settings
@@ -47,32 +50,48 @@ class RoundTrips:
         return len(captured) + 2 * self.transactions + health_checks
 
 
-def counts(api, team, round_trips):
-    def measured(call):
-        call()  # once before: the token's last use is recorded once a minute, not per request
-        return round_trips(call)
+# Made only once, and counted: a second call would find the packet gone or write one more line of
+# the team's activity log. Every other call is made once uncounted first: the token's last use is
+# recorded once a minute, not per request.
+ONCE = {"re-push to a team", "delete", "publish a team packet", "unpublish a team packet", "delete a team packet"}
 
-    pushed = packet_v02()
-    shared = packet_v02()
-    counted = {
-        "push": measured(lambda: api.post("/v1/packets", packet_v02())),
-        "re-push": measured(lambda: api.post("/v1/packets", pushed)),
-        "push to a team": measured(lambda: api.post(f"/v1/packets?team={team.name}", shared)),
-        "re-push to a team": round_trips(lambda: api.post(f"/v1/packets?team={team.name}", shared)),
-        "list": measured(lambda: api.get("/v1/packets?limit=50")),
-        "team list": measured(lambda: api.get(f"/v1/packets?team={team.name}&limit=50")),
-        "pull": measured(lambda: api.get(f"/v1/packets/{pushed['id']}")),
-        "pull a team packet": measured(lambda: api.get(f"/v1/packets/{shared['id']}")),
-        "thread": measured(lambda: api.get(f"/v1/packets/{pushed['id']}/thread")),
-        "publish": measured(lambda: api.post(f"/v1/packets/{pushed['id']}/publish")),
-        "teams": measured(lambda: api.get("/v1/teams")),
-        "team events": measured(lambda: api.get(f"/v1/teams/{team.name}/events?limit=50")),
-        "delete": round_trips(lambda: api.delete(f"/v1/packets/{pushed['id']}")),
+
+def counts(api, team, round_trips):
+    """The round trips of each call, by name."""
+    pushed, shared = packet_v02(), packet_v02()
+    fields = {"team": team.name, "pushed": pushed["id"], "shared": shared["id"]}
+    # In this order: name, request and the body if any (packet_v02: a fresh packet each time). In a
+    # path, {team} is the team's name, {pushed} and {shared} the ids of the packets pushed first.
+    calls = [
+        ("push", "POST /v1/packets", packet_v02),
+        ("re-push", "POST /v1/packets", pushed),
+        ("push to a team", "POST /v1/packets?team={team}", shared),
+        ("re-push to a team", "POST /v1/packets?team={team}", shared),
+        ("list", "GET /v1/packets?limit=50"),
+        ("team list", "GET /v1/packets?team={team}&limit=50"),
+        ("pull", "GET /v1/packets/{pushed}"),
+        ("pull a team packet", "GET /v1/packets/{shared}"),
+        ("thread", "GET /v1/packets/{pushed}/thread"),
+        ("publish", "POST /v1/packets/{pushed}/publish"),
+        ("teams", "GET /v1/teams"),
+        ("team events", "GET /v1/teams/{team}/events?limit=50"),
+        ("delete", "DELETE /v1/packets/{pushed}"),
         # A team packet's change also writes a line of the team's activity log.
-        "publish a team packet": round_trips(lambda: api.post(f"/v1/packets/{shared['id']}/publish")),
-        "unpublish a team packet": round_trips(lambda: api.delete(f"/v1/packets/{shared['id']}/publish")),
-        "delete a team packet": round_trips(lambda: api.delete(f"/v1/packets/{shared['id']}")),
-    }
+        ("publish a team packet", "POST /v1/packets/{shared}/publish"),
+        ("unpublish a team packet", "DELETE /v1/packets/{shared}/publish"),
+        ("delete a team packet", "DELETE /v1/packets/{shared}"),
+    ]
+    counted = {}
+    for name, request, *body in calls:
+        method, path = request.split()
+
+        def call():
+            sent = [fresh() if callable(fresh) else fresh for fresh in body]
+            return getattr(api, method.lower())(path.format(**fields), *sent)
+
+        if name not in ONCE:
+            call()
+        counted[name] = round_trips(call)
     return counted
 
 
@@ -94,6 +113,11 @@ LIMITS = {
     "unpublish a team packet": 3,
     "delete a team packet": 3,
 }
+SQLITE_MORE = {"push to a team": 2, "re-push to a team": 2}
+
+
+def limit(call: str) -> int:
+    return LIMITS[call] + (SQLITE_MORE.get(call, 0) if connection.vendor == "sqlite" else 0)
 
 
 def test_round_trips_are_few_and_do_not_grow(api_as, alice, make_user):
@@ -125,4 +149,4 @@ def test_round_trips_are_few_and_do_not_grow(api_as, alice, make_user):
         "packet.unpublished",
         "packet.deleted",
     ]
-    assert {call: count for call, count in large.items() if count > LIMITS[call]} == {}, large
+    assert {call: count for call, count in large.items() if count > limit(call)} == {}, large

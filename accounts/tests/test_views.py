@@ -43,7 +43,7 @@ def test_pages_need_a_signed_in_person(client, path):
 def test_tokens_page_without_tokens_or_devices_says_how_to_sign_a_client_in(alice):
     body = signed_in(alice).get("/tokens").content.decode()
     assert "No device is signed in yet." in body
-    assert "pip install ./cli" in body
+    assert 'href="/client/"' in body
     assert "ltm auth http://testserver" in body
     assert "No tokens yet." in body
 

@@ -1,4 +1,5 @@
-"""A small client for the hub's wire API (protocol README, sections 3, 4 and 6), on urllib.
+"""A small client for the hub's wire API (protocol README, sections 3 and 4), on urllib; the
+device flow's calls (section 6) are in device.py.
 
 Every failure becomes a HubRequestError whose message a person can act on, usually ending with
 the command to run next.
@@ -19,8 +20,6 @@ from .errors import HubRequestError
 from .protocol import strict_json
 
 USER_AGENT = f"ltm-hub-cli/{__version__} (python)"
-CLIENT_ID = "ltm-cli"
-DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
 INVITE_MARKER = "/v1/invites/"
 STREAM_CHUNK = 64 * 1024
 
@@ -236,6 +235,9 @@ class Hub:
     def leave_team(self, name: str) -> None:
         self.call("POST", f"/v1/teams/{_segment(name)}/leave", json_body={}, expect=(200, 204))
 
+    def remove_member(self, name: str, user_id: str) -> None:
+        self.call("DELETE", f"/v1/teams/{_segment(name)}/members/{_segment(user_id)}", expect=(200, 204))
+
     def create_invite(self, team: str, email: str | None = None, label: str | None = None) -> dict:
         """A bare link (`{}`, as the Go client sends); `email` has this hub mail it, `label` notes
         who it is for (this hub's extensions)."""
@@ -249,6 +251,40 @@ class Hub:
         """A page of a team's activity log (this hub's extension): {"events", "next_before"}."""
         query = _query(limit=limit, before=before, kind=kind)
         return self._data(self.call("GET", f"/v1/teams/{_segment(name)}/events{query}", expect=(200,)))
+
+    # --- team administration (this hub's extensions; the Go client calls none of them) ----------
+
+    def set_role(self, name: str, user_id: str, role: str) -> dict:
+        """Make a member an admin, or an admin a member (the owner only): the member, as listed."""
+        path = f"/v1/teams/{_segment(name)}/members/{_segment(user_id)}/role"
+        return self._data(self.call("POST", path, json_body={"role": role}))
+
+    def offer_transfer(self, name: str, user_id: str) -> dict:
+        """Offer the ownership to a member (the owner only): {"to": {"id", "display"}, "offered_at"}."""
+        response = self.call("POST", f"/v1/teams/{_segment(name)}/transfer", json_body={"user_id": user_id})
+        return self._data(response).get("transfer") or {}
+
+    def cancel_transfer(self, name: str) -> None:
+        """Withdraw (the owner) or decline (the member it was offered to) the pending offer."""
+        self.call("DELETE", f"/v1/teams/{_segment(name)}/transfer", expect=(200, 204))
+
+    def accept_transfer(self, name: str) -> dict:
+        """Take the ownership offered to the caller: the team, as created."""
+        response = self.call("POST", f"/v1/teams/{_segment(name)}/transfer/accept", json_body={})
+        return self._data(response).get("team") or {}
+
+    def list_invites(self, name: str) -> list[dict]:
+        """The pending invites, newest first, without their codes (the hub keeps only hashes)."""
+        response = self.call("GET", f"/v1/teams/{_segment(name)}/invites", expect=(200,))
+        return list(self._data(response).get("invites") or [])
+
+    def revoke_invite(self, name: str, invite_id: str) -> None:
+        self.call("DELETE", f"/v1/teams/{_segment(name)}/invites/{_segment(invite_id)}", expect=(200, 204))
+
+    def resend_invite(self, name: str, invite_id: str) -> dict:
+        """Mail an invite by e-mail again, with a fresh link: the invite, as listed."""
+        path = f"/v1/teams/{_segment(name)}/invites/{_segment(invite_id)}/resend"
+        return self._data(self.call("POST", path, json_body={}))
 
     def accept_invite(self, code: str, display: str | None = None) -> dict:
         """Join with the stored bearer when there is one, else as a new user (who gets a token,
@@ -274,54 +310,6 @@ class Hub:
         response = self.call("POST", "/v1/account/claim-link", json_body={}, expect=(200, 201))
         return self._data(response)
 
-    # --- device flow (RFC 8628) -------------------------------------------------------
-
-    def authorize_device(self, device_name: str | None = None) -> dict:
-        """Start a sign-in. `device_name` (this machine's name) is an extra form field that this
-        hub shows on its approval page; the Go client sends none, and hubs that do not know it
-        ignore it."""
-        fields = {"client_id": CLIENT_ID, "scope": "read write"}
-        if device_name:
-            fields["device_name"] = device_name
-        response = self._form("/oauth/authorize_device", fields)
-        data = response.json()
-        if response.status != 200 or not isinstance(data, dict) or "device_code" not in data:
-            detail = _oauth_detail(data) or f"HTTP {response.status}"
-            raise HubRequestError(
-                f"{self.host} did not start a device sign-in ({detail}); if the hub has no device "
-                f"flow, create a token in its dashboard and run `ltm auth {self.host} <token>`",
-                response.status,
-            )
-        return data
-
-    def poll_token(self, device_code: str) -> dict:
-        """One poll of the token endpoint: the JSON body whatever the status."""
-        response = self._form(
-            "/oauth/token",
-            {"grant_type": DEVICE_GRANT, "device_code": device_code, "client_id": CLIENT_ID},
-        )
-        data = response.json()
-        if not isinstance(data, dict):
-            raise HubRequestError(f"unexpected answer from {self.host}/oauth/token (HTTP {response.status})")
-        return data
-
-    def cancel_device(self, device_code: str, timeout: float = 5) -> bool:
-        """Tell the hub this code is abandoned (this hub's `POST /oauth/device/cancel`), so nobody
-        can approve it any more. Best effort: False when the hub did not confirm."""
-        try:
-            response = self._form(
-                "/oauth/device/cancel", {"device_code": device_code, "client_id": CLIENT_ID}, timeout=timeout
-            )
-        except HubRequestError:
-            return False
-        return response.status == 200
-
-    def _form(self, path: str, fields: dict, timeout: float | None = None) -> Response:
-        body = urllib.parse.urlencode(fields).encode("ascii")
-        return self.request(
-            "POST", path, body=body, content_type="application/x-www-form-urlencoded", auth=False, timeout=timeout
-        )
-
 
 def _segment(value: str) -> str:
     """A path segment, quoted so an odd id cannot walk to another endpoint."""
@@ -331,9 +319,3 @@ def _segment(value: str) -> str:
 def _query(**params) -> str:
     kept = {key: value for key, value in params.items() if value not in (None, "")}
     return "?" + urllib.parse.urlencode(kept) if kept else ""
-
-
-def _oauth_detail(data) -> str:
-    if not isinstance(data, dict):
-        return ""
-    return str(data.get("error_description") or data.get("error") or "")

@@ -5,11 +5,14 @@ from __future__ import annotations
 import socket
 import sys
 import time
+import urllib.parse
 import webbrowser
 
-from .client import Hub
+from .client import Hub, Response
 from .errors import HubRequestError
 
+CLIENT_ID = "ltm-cli"
+DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
 DEFAULT_INTERVAL = 5
 DEFAULT_EXPIRES_IN = 300
 SLOW_DOWN_STEP = 5
@@ -70,7 +73,7 @@ def device_flow(hub: Hub, *, stream=None, sleep=None, clock=None, browser=None) 
     # Looked up at call time, so tests can swap the clock and the browser.
     stream, sleep, clock = stream or sys.stderr, sleep or time.sleep, clock or time.monotonic
     browser = browser or open_browser
-    grant = hub.authorize_device(device_name=machine_name())
+    grant = authorize_device(hub, device_name=machine_name())
     interval = _positive(grant.get("interval"), DEFAULT_INTERVAL)
     deadline = clock() + _positive(grant.get("expires_in"), DEFAULT_EXPIRES_IN)
     complete_uri = grant.get("verification_uri_complete")
@@ -92,7 +95,7 @@ def device_flow(hub: Hub, *, stream=None, sleep=None, clock=None, browser=None) 
             _wait(interval, countdown, sleep)
             if countdown.remaining() <= 0:
                 raise HubRequestError(f"the code expired before it was approved; run `ltm auth {hub.host}` again")
-            answer = hub.poll_token(grant["device_code"])
+            answer = poll_token(hub, grant["device_code"])
             if answer.get("access_token"):
                 return str(answer["access_token"])
             error = answer.get("error")
@@ -104,7 +107,7 @@ def device_flow(hub: Hub, *, stream=None, sleep=None, clock=None, browser=None) 
             raise HubRequestError(_failure(error, answer, hub.host))
     except KeyboardInterrupt:
         countdown.clear()
-        if hub.cancel_device(grant["device_code"]):
+        if cancel_device(hub, grant["device_code"]):
             stream.write("the hub cancelled the code: it can no longer be approved\n")
         raise
     finally:
@@ -132,3 +135,61 @@ def _failure(error, answer: dict, host: str) -> str:
 
 def _positive(value, default: float) -> float:
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else default
+
+
+# --- the wire calls of the flow (form-encoded, to /oauth, never with a bearer) ---------------------
+
+
+def authorize_device(hub: Hub, device_name: str | None = None) -> dict:
+    """Start a sign-in. `device_name` (this machine's name) is an extra form field that this
+    hub shows on its approval page; the Go client sends none, and hubs that do not know it
+    ignore it."""
+    fields = {"client_id": CLIENT_ID, "scope": "read write"}
+    if device_name:
+        fields["device_name"] = device_name
+    response = _form(hub, "/oauth/authorize_device", fields)
+    data = response.json()
+    if response.status != 200 or not isinstance(data, dict) or "device_code" not in data:
+        detail = _oauth_detail(data) or f"HTTP {response.status}"
+        raise HubRequestError(
+            f"{hub.host} did not start a device sign-in ({detail}); if the hub has no device "
+            f"flow, create a token in its dashboard and run `ltm auth {hub.host} <token>`",
+            response.status,
+        )
+    return data
+
+
+def poll_token(hub: Hub, device_code: str) -> dict:
+    """One poll of the token endpoint: the JSON body whatever the status."""
+    response = _form(
+        hub, "/oauth/token", {"grant_type": DEVICE_GRANT, "device_code": device_code, "client_id": CLIENT_ID}
+    )
+    data = response.json()
+    if not isinstance(data, dict):
+        raise HubRequestError(f"unexpected answer from {hub.host}/oauth/token (HTTP {response.status})")
+    return data
+
+
+def cancel_device(hub: Hub, device_code: str, timeout: float = 5) -> bool:
+    """Tell the hub this code is abandoned (this hub's `POST /oauth/device/cancel`), so nobody
+    can approve it any more. Best effort: False when the hub did not confirm."""
+    try:
+        response = _form(
+            hub, "/oauth/device/cancel", {"device_code": device_code, "client_id": CLIENT_ID}, timeout=timeout
+        )
+    except HubRequestError:
+        return False
+    return response.status == 200
+
+
+def _form(hub: Hub, path: str, fields: dict, timeout: float | None = None) -> Response:
+    body = urllib.parse.urlencode(fields).encode("ascii")
+    return hub.request(
+        "POST", path, body=body, content_type="application/x-www-form-urlencoded", auth=False, timeout=timeout
+    )
+
+
+def _oauth_detail(data) -> str:
+    if not isinstance(data, dict):
+        return ""
+    return str(data.get("error_description") or data.get("error") or "")

@@ -30,9 +30,13 @@ def whoami_json(identity: dict) -> str:
     return json.dumps(identity, indent=2)
 
 
-def packet_summary(packet: dict, headers: dict) -> str:
+def packet_summary(packet: dict, headers: dict, read_from: str | None = None) -> str:
+    """`ltm show`; `read_from` is the public link the packet was read from, if it was."""
     return summary(
-        packet, public_url=header(headers, "X-LTM-Public-URL"), published_at=header(headers, "X-LTM-Published-At")
+        packet,
+        public_url=header(headers, "X-LTM-Public-URL"),
+        published_at=header(headers, "X-LTM-Published-At"),
+        read_from=read_from,
     )
 
 

@@ -30,7 +30,8 @@ class FakeState:
     packets: dict = field(default_factory=dict)  # id -> {"owner", "team", "body", "published"}
     order: list = field(default_factory=list)
     teams: dict = field(default_factory=dict)  # name -> {"id", "owner", "members": {user: role}}
-    invites: dict = field(default_factory=dict)  # code -> team name, removed when used
+    invites: dict = field(default_factory=dict)  # code -> team name, removed when used or revoked
+    pending: dict = field(default_factory=dict)  # invite id -> {"team", "code", "by", "email"?, "label"?}
     displays: dict = field(default_factory=dict)  # user -> display name given when joining
     device_answers: list = field(default_factory=list)  # scripted answers of /oauth/token
     device_grant: dict = field(default_factory=dict)
@@ -161,6 +162,9 @@ def _packets(state, user, method, rest, query, body):
         existing = state.packets.get(packet["id"])
         if existing and existing["owner"] != user:
             return 409, {"error": "id taken"}, None
+        if existing and existing["team"] != team:  # as the hub: moving is not a push
+            where = f"in team {existing['team']}" if existing["team"] else "one of your personal packets"
+            return 409, {"error": f"packet {packet['id']} is {where}; push it there"}, None
         state.packets[packet["id"]] = {"owner": user, "team": team, "body": canonical_json(packet), "published": None}
         if packet["id"] in state.order:
             state.order.remove(packet["id"])
@@ -168,6 +172,8 @@ def _packets(state, user, method, rest, query, body):
         return 201, {"id": packet["id"]}, None
     if not rest and method == "GET":
         team = query.get("team")
+        if team and user not in state.teams.get(team, {}).get("members", {}):
+            return 404, {"error": "team not found"}, None
         limit = int(query["limit"]) if query.get("limit", "").isdigit() else 50
         visible = [pid for pid in state.order if _visible(state, user, pid, team)]
         listing = []
@@ -331,11 +337,90 @@ def _teams(state, user, method, rest, body, base):
             return 400, {"error": "the owner cannot leave the team"}, None
         del team["members"][user]
         return 204, None, None
-    if rest[1:] == ["invites"]:
-        code = f"code{len(state.invites) + 1:044d}"
+    if rest[1:] == ["invites"] and method == "POST":
+        code = f"code{len(state.invites) + len(state.pending) + 1:044d}"
         state.invites[code] = rest[0]
+        asked = {key: value for key, value in json.loads(body or b"{}").items() if key in ("email", "label")}
+        state.pending[f"INV{len(state.pending) + 1}"] = {"team": rest[0], "code": code, "by": user, **asked}
         return 201, {"code": code, "url": f"{base}/v1/invites/{code}", "expires_at": "2026-04-29T00:00:00Z"}, None
-    return 404, {"error": "not found"}, None
+    return _team_admin(state, user, method, rest, body)
+
+
+def _team_admin(state, user, method, rest, body):
+    """This hub's extensions: roles, removing members, ownership transfers, pending invites."""
+    team, role = state.teams[rest[0]], state.teams[rest[0]]["members"][user]
+    if rest[1:] == ["invites"]:  # any member lists them
+        return 200, {"invites": [_invite(i, p) for i, p in state.pending.items() if _usable(state, p, rest[0])]}, None
+    if rest[1:] == ["transfer", "accept"] or (rest[1:] == ["transfer"] and method == "DELETE"):
+        return _transfer_answer(team, rest[0], user, accept=method == "POST")
+    if (rest[1:] == ["transfer"] or rest[3:] == ["role"]) and role != "owner":
+        return 403, {"error": "only the team owner can do this"}, None
+    if role not in ("owner", "admin"):
+        return 403, {"error": "only the team owner or an admin can do this"}, None
+    if rest[1] == "invites":
+        return _invite_admin(state, method, rest[0], rest[2])
+    target = rest[2] if len(rest) > 2 else json.loads(body or b"{}").get("user_id")
+    if target not in team["members"]:
+        return 404, {"error": "member not found"}, None
+    if len(rest) == 3:  # DELETE .../members/{user_id}
+        if team["members"][target] != "member" and role != "owner" or target == team["owner"]:
+            return 403, {"error": "you cannot remove this member"}, None
+        del team["members"][target]
+        return 204, None, None
+    if rest[1] == "transfer":
+        team["transfer_to"] = target
+        offer = {"to": {"id": target, "display": target.title()}, "offered_at": "2026-04-23T00:00:00Z"}
+        return 200, {"transfer": offer}, None
+    wanted = json.loads(body or b"{}").get("role")
+    if wanted not in ("admin", "member"):
+        return 400, {"error": 'role must be "admin" or "member" (ownership is transferred, not assigned)'}, None
+    if target == team["owner"]:
+        return 400, {"error": "the owner's role cannot change; transfer ownership instead"}, None
+    team["members"][target] = wanted
+    member = {"user_id": target, "display": target.title(), "role": wanted, "joined_at": "2026-04-22T00:00:00Z"}
+    return 200, member, None
+
+
+def _transfer_answer(team, name, user, accept):
+    if team.get("transfer_to") is None:
+        return 404, {"error": "no ownership transfer is pending"}, None
+    if user != team["transfer_to"] and (accept or user != team["owner"]):
+        return 403, {"error": "the ownership of this team was offered to someone else"}, None
+    team["transfer_to"] = None
+    if not accept:
+        return 204, None, None
+    team["members"][team["owner"]], team["members"][user], team["owner"] = "admin", "owner", user
+    return 200, {"team": {"id": team["id"], "name": name, "owner_id": user}}, None
+
+
+def _invite_admin(state, method, team, invite_id):
+    invite = state.pending.get(invite_id)
+    if invite is None or invite["team"] != team:
+        return 404, {"error": "invite not found"}, None
+    if method == "POST" and "email" not in invite:
+        return 400, {"error": "this invite has no e-mail address; make a new invite to send one"}, None
+    state.invites.pop(invite["code"], None)  # revoked, or its code replaced by a resend
+    if method == "DELETE":
+        return 204, None, None
+    invite["code"] = f"code{len(state.invites) + len(state.pending) + 100:044d}"
+    state.invites[invite["code"]] = team
+    return 200, _invite(invite_id, invite), None
+
+
+def _usable(state, invite, team):
+    return invite["team"] == team and invite["code"] in state.invites
+
+
+def _invite(invite_id, invite):
+    shown = {key: invite[key] for key in ("email", "label") if key in invite}
+    by = {"id": invite["by"], "display": invite["by"].title()}
+    return {
+        "id": invite_id,
+        "created_by": by,
+        "created_at": "2026-04-22T00:00:00Z",
+        "expires_at": "2026-04-29T00:00:00Z",
+        **shown,
+    }
 
 
 def _accept(state, code, user, display=None):

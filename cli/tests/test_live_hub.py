@@ -151,7 +151,7 @@ def test_an_owner_leaving_is_sent_to_the_team_page(signed_in, live_server, tmp_p
     assert main(["teams", "leave", "core"]) == 1
     err = capsys.readouterr().err
     page = live_server.url + reverse("team-detail", args=["core"])  # the hub's own team page
-    assert f"transfer the ownership on the team's page {page}" in err
+    assert f"hand it on first with `ltm teams transfer core <member>` (or on the team's page {page})" in err
     assert "`ltm teams rm core`" in err
 
 

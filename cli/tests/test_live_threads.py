@@ -84,3 +84,25 @@ def test_a_public_link_works_with_no_account(signed_in, tmp_path, monkeypatch, c
     monkeypatch.setenv("LTM_CONFIG_DIR", str(tmp_path / "stranger"))
     assert main(["pull", url]) == 1
     assert "not a published packet" in capsys.readouterr().err
+
+
+def test_import_into_a_team_refuses_a_personal_packet_with_the_hubs_message(signed_in, tmp_path, capsys):  # noqa: F811
+    personal, fresh = chain_packets(2)
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps(personal))
+    out_of(capsys, ["push", str(path)])
+    out_of(capsys, ["teams", "create", "core"])
+    source = write_jsonl(tmp_path, [personal, fresh])
+
+    assert main(["import", source, "-t", "core"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == f"pushed\t{fresh['id']}\n"  # not "already there" for the personal one
+    assert f"line 1 ({personal['id']}): refused:" in captured.err
+    assert f"packet {personal['id']} is one of your personal packets (ltm push without -t)" in captured.err
+    assert "1 pushed, 0 already there, 1 refused" in captured.err
+    assert json.loads(out_of(capsys, ["ls", "-t", "core", "--json"]))["packets"][0]["id"] == fresh["id"]
+
+    assert main(["import", source, "-t", "core"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == f"already there\t{fresh['id']}\n"  # in the team already: left alone
+    assert "0 pushed, 1 already there, 1 refused" in captured.err

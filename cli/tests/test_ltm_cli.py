@@ -29,6 +29,7 @@ def packet_with(**changes):
 
 
 PROTOCOL_ID = "01JS5LTMEXAMPLEPACKET00001A"
+CODE = "c0de" * 12  # an invite code of the hub's shape: 48 hex characters
 
 
 def pipe_stdin(monkeypatch, text):
@@ -185,6 +186,21 @@ def test_ls_is_newest_first_and_passes_the_limit(two_packets, hub, capsys):
     }
 
 
+@pytest.mark.parametrize("limit", ["0", "-5", "501", "ten"])
+def test_ls_refuses_a_limit_the_hub_would_ignore(hub, capsys, limit):
+    assert main(["ls", "--limit", limit]) == 2
+    assert f"argument --limit: must be a whole number from 1 to 500, not {limit!r}" in capsys.readouterr().err
+    assert not hub.state.requests
+
+
+def test_ls_and_push_of_an_unknown_team_say_the_same(hub, tmp_path, capsys):
+    assert main(["ls", "-t", "nosuch"]) == 1
+    listed = capsys.readouterr().err
+    assert main(["push", write_packet(tmp_path, example_packet()), "-t", "nosuch"]) == 1
+    assert listed == capsys.readouterr().err
+    assert listed == f"ltm: team 'nosuch' not found on {hub.url}; list yours with `ltm teams ls`\n"
+
+
 def test_ls_when_empty(hub, capsys):
     assert main(["ls"]) == 0
     captured = capsys.readouterr()
@@ -211,6 +227,7 @@ def test_show_counts_in_the_singular_and_the_plural(hub, tmp_path, capsys):
     out = capsys.readouterr().out
     locked = int(bool(packet["decisions"][0].get("locked")))
     assert f"contains   1 decision ({locked} locked), 1 attempt, 0 methods, 2 open questions\n" in out
+    assert out.endswith(f"\nresume it with `ltm resume {packet['id']}`\n")  # by id: the id is enough
 
 
 def test_show_pull_and_publish(two_packets, capsys):
@@ -352,8 +369,9 @@ def test_teams_lifecycle(hub, capsys):
     assert main(["teams", "leave", "core"]) == 1
     err = capsys.readouterr().err
     assert (
-        f"you own team core, and an owner cannot leave; transfer the ownership on the team's page "
-        f"{hub.url}/teams/core and leave then, or delete the team with `ltm teams rm core`" in err
+        "you own team core, and an owner cannot leave; hand it on first with `ltm teams transfer core "
+        f"<member>` (or on the team's page {hub.url}/teams/core) and leave once they accept, or delete the "
+        "team with `ltm teams rm core`" in err
     )
     assert main(["teams", "rm", "core"]) == 0
     assert main(["teams", "members", "core"]) == 1
@@ -394,9 +412,9 @@ def test_invite_and_join_on_a_clean_machine(hub, config_dir, monkeypatch, capsys
 def test_join_with_a_stored_token_sends_it(hub, capsys):
     hub.state.tokens["tok-bob"] = "bob"
     hub.state.teams["core"] = {"id": "T1", "owner": "bob", "members": {"bob": "owner"}}
-    hub.state.invites["c0de"] = "core"
-    assert main(["join", "c0de"]) == 0  # a bare code goes to the configured hub
-    assert hub.last("POST", "/v1/invites/c0de/accept").headers["Authorization"] == "Bearer tok-alice"
+    hub.state.invites[CODE] = "core"
+    assert main(["join", CODE]) == 0  # a bare code goes to the configured hub
+    assert hub.last("POST", f"/v1/invites/{CODE}/accept").headers["Authorization"] == "Bearer tok-alice"
     assert "alice" in hub.state.teams["core"]["members"]
 
 
@@ -411,21 +429,21 @@ def test_join_with_a_stored_token_sends_it(hub, capsys):
 )
 def test_join_names_the_new_account(hub, config_dir, monkeypatch, capsys, argv, config_user, sent):
     hub.state.teams["core"] = {"id": "T1", "owner": "alice", "members": {"alice": "owner"}}
-    hub.state.invites["c0de"] = "core"
+    hub.state.invites[CODE] = "core"
     clean = config_dir.parent / "clean"
     monkeypatch.setenv("LTM_CONFIG_DIR", str(clean))
     if config_user:
         assert main(["config", "set", "user", config_user]) == 0
-    assert main(["join", f"{hub.url}/v1/invites/c0de", *argv]) == 0
-    assert json.loads(hub.last("POST", "/v1/invites/c0de/accept").body) == sent
+    assert main(["join", f"{hub.url}/v1/invites/{CODE}", *argv]) == 0
+    assert json.loads(hub.last("POST", f"/v1/invites/{CODE}/accept").body) == sent
     shown = f"as {sent['display']}" if sent else 'as user "User2"'
     assert f"ltm: joined team core {shown} (new account;" in capsys.readouterr().err
 
 
 def test_join_with_an_account_says_as_whom(hub, capsys):
     hub.state.teams["core"] = {"id": "T1", "owner": "bob", "members": {"bob": "owner"}}
-    hub.state.invites["c0de"] = "core"
-    assert main(["join", "c0de"]) == 0
+    hub.state.invites[CODE] = "core"
+    assert main(["join", CODE]) == 0
     captured = capsys.readouterr()
     assert captured.out == "core\n"
     assert "ltm: joined team core as Alice\n" in captured.err
@@ -789,11 +807,21 @@ def test_platform_opens_the_dashboard(config_dir, monkeypatch, capsys, verb):
     assert opened == ["https://hub.example.com/"]
 
 
-def test_join_with_a_link_that_is_not_an_invite_says_so(hub, capsys):
-    assert main(["join", "https://example.com/foo"]) == 2
+@pytest.mark.parametrize(
+    "text", ["https://example.com/foo", "core", "hello world", "sam@example.org", "https://hub.test/v1/invites/abc"]
+)
+def test_join_with_something_that_is_not_an_invite_says_so_without_asking_the_hub(hub, capsys, text):
+    assert main(["join", text]) == 2
     err = capsys.readouterr().err
-    assert "not an invite link: https://example.com/foo" in err
-    assert "/v1/invites/<code>" in err
+    assert f"ltm: that is not an invite link: {text} (an invite link looks like <hub>/v1/invites/<code>" in err
+    assert "`ltm invite -t <team>`" in err
+    assert not hub.state.requests
+
+
+def test_join_with_a_well_formed_unknown_code_keeps_the_hubs_answer(hub, capsys):
+    assert main(["join", "f" * 48]) == 1
+    assert "ltm: invite expired or already consumed\n" in capsys.readouterr().err
+    assert hub.last("POST", "/v1/invites/").path == f"/v1/invites/{'f' * 48}/accept"
 
 
 def test_resume_picker_with_no_personal_packets_points_to_team_packets(hub, monkeypatch, capsys):

@@ -1,19 +1,19 @@
 """`ltm mcp` driven as a subprocess by the official MCP SDK's stdio client, against the fake hub."""
 
-import asyncio
 import hashlib
 import json
 import os
 import re
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 
 from mcp import Client, StdioServerParameters
 
 import ltm
 from ltm.protocol.packet import canonical_json, example_packet, schema
 from ltm.protocol.resume import render_resume
+
+from .helpers import fresh_packet, packet_with_a_secret, run_async, text, two_packet_thread
 
 TOOLS = {
     "save",
@@ -48,14 +48,7 @@ def run_session(config_dir, hub_url, steps):
         async with Client(params, read_timeout_seconds=30) as client:
             return await steps(client)
 
-    # A thread of its own: when the browser tests ran first, Playwright's sync API keeps an
-    # event loop running in the main thread, and asyncio.run refuses to nest in it.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, main()).result()
-
-
-def text(result):
-    return "".join(block.text for block in result.content)
+    return run_async(main())
 
 
 def test_tools_example_save_and_resume(hub, config_dir):
@@ -68,12 +61,8 @@ def test_tools_example_save_and_resume(hub, config_dir):
         invalid["tags"] = ["Bad Tag"]
         invalid["extra"] = 1
         results["invalid"] = await client.call_tool("save", {"packet": invalid})
-        secret = example_packet()
-        secret["next_step"] = "export AWS key AKIAIOSFODNN7EXAMPLE and continue"
-        results["secret"] = await client.call_tool("save", {"packet": secret})
-        fresh = example_packet()
-        del fresh["id"], fresh["created_at"]
-        results["save"] = await client.call_tool("save", {"packet": fresh})
+        results["secret"] = await client.call_tool("save", {"packet": packet_with_a_secret()})
+        results["save"] = await client.call_tool("save", {"packet": fresh_packet()})
         new_id = re.search(r"saved packet (\S+)", text(results["save"])).group(1)
         results["id"] = new_id
         results["resume"] = await client.call_tool("resume", {"id": new_id})
@@ -186,15 +175,7 @@ def test_requests_received_before_stdin_closes_are_all_answered(hub, config_dir)
 
 
 def test_thread_tool_and_resume_of_a_thread(hub, config_dir):
-    first, second = example_packet(), example_packet()
-    first.update(
-        id="01MCPTHREAD000000000000001",
-        created_at="2026-04-01T00:00:00Z",
-        attempts=[{"tried": "Polling", "outcome": "failed", "learned": "too slow"}],
-    )
-    second.update(
-        id="01MCPTHREAD000000000000002", created_at="2026-04-02T00:00:00Z", parent_id=first["id"], attempts=[]
-    )
+    first, second = two_packet_thread()
     for body in (first, second):
         hub.state.packets[body["id"]] = {
             "owner": "alice",

@@ -34,6 +34,11 @@ def full_packet():
     return packet
 
 
+def minimal_packet(id, goal, next_step, *, created_at, version="0.2", **fields):
+    """A packet with only the fields every packet has, and `fields`."""
+    return {"ltm_version": version, "id": id, "created_at": created_at, "goal": goal, "next_step": next_step, **fields}
+
+
 def test_sections_follow_the_contract_order():
     text = render_resume(full_packet())
     positions = [text.index(marker) for marker in ORDER]
@@ -66,14 +71,14 @@ def test_first_action_is_repeated_at_the_end():
 
 
 def test_minimal_v01_packet_omits_empty_sections():
-    packet = {
-        "ltm_version": "0.1",
-        "id": "01HV0000000000000000000001",
-        "created_at": "2026-04-18T22:41:03Z",
-        "goal": "Fix the flaky login test",
-        "decisions": [],
-        "next_step": "Inject the clock",
-    }
+    packet = minimal_packet(
+        "01HV0000000000000000000001",
+        "Fix the flaky login test",
+        "Inject the clock",
+        created_at="2026-04-18T22:41:03Z",
+        version="0.1",
+        decisions=[],
+    )
     text = render_resume(packet)
     headings = [line for line in text.splitlines() if line.startswith("## ")]
     assert headings == ["## Goal", "## Your first action"]
@@ -90,31 +95,29 @@ def test_multiline_text_stays_inside_its_list_item():
 
 
 def test_ancestors_carry_their_locked_decisions_and_failed_attempts_once():
-    root = {
-        "ltm_version": "0.2",
-        "id": "01ROOTPACKET00000000000000",
-        "created_at": "2026-01-01T00:00:00Z",
-        "goal": "Start",
-        "next_step": "Go on",
-        "decisions": [
+    root = minimal_packet(
+        "01ROOTPACKET00000000000000",
+        "Start",
+        "Go on",
+        created_at="2026-01-01T00:00:00Z",
+        decisions=[
             {"what": "Use PostgreSQL", "why": "Concurrency", "locked": True},
             {"what": "Maybe Redis", "why": "Speed", "locked": False},
             {"what": "Keep the API", "why": "Clients", "locked": True},
         ],
-        "attempts": [
+        attempts=[
             {"tried": "SQLite WAL", "outcome": "failed", "learned": "Locks"},
             {"tried": "Indexes", "outcome": "succeeded"},
         ],
-    }
-    latest = {
-        "ltm_version": "0.2",
-        "id": "01LATESTPACKET000000000000",
-        "created_at": "2026-01-02T00:00:00Z",
-        "goal": "Finish",
-        "next_step": "Ship it",
-        "parent_id": root["id"],
-        "decisions": [{"what": "Keep the API", "why": "Clients", "locked": True}],
-    }
+    )
+    latest = minimal_packet(
+        "01LATESTPACKET000000000000",
+        "Finish",
+        "Ship it",
+        created_at="2026-01-02T00:00:00Z",
+        parent_id=root["id"],
+        decisions=[{"what": "Keep the API", "why": "Clients", "locked": True}],
+    )
     block = render_resume(latest, [root])
     locked = block.split("## Locked decisions\n\n")[1].split("\n\n## ")[0]
     assert locked == (

@@ -142,6 +142,32 @@ def test_import_into_a_team_and_a_clean_file_exits_0(hub, tmp_path, capsys):
     assert hub.state.packets[packet(1)["id"]]["team"] == "core"
 
 
+def test_import_calls_a_packet_already_there_only_in_the_target_scope(hub, tmp_path, capsys):
+    """A packet the person already has elsewhere (personal, or in another team) is not "already
+    there": the push is tried and the hub's refusal reported, and the run exits 1."""
+    for name in ("core", "web"):
+        run(capsys, ["teams", "create", name])
+    personal, in_core = packet(1), packet(2)
+    store(hub, personal)
+    store(hub, in_core, team="core")
+    path = tmp_path / "in.jsonl"
+    path.write_text(json.dumps(personal) + "\n" + json.dumps(in_core) + "\n")
+
+    result = run(capsys, ["import", str(path), "-t", "core"], code=1)
+    assert result.out == f"already there\t{in_core['id']}\n"
+    assert (
+        f"line 1 ({personal['id']}): refused: {hub.url} refused the push: packet {personal['id']} is one of your "
+        in (result.err)
+    )
+    assert result.err.endswith("ltm: 0 pushed, 1 already there, 1 refused\n")
+    assert hub.state.packets[personal["id"]]["team"] is None
+
+    result = run(capsys, ["import", str(path), "-t", "web"], code=1)
+    assert result.out == "" and "is in team core; push it there" in result.err
+    result = run(capsys, ["import", str(path)], code=1)
+    assert result.out == f"already there\t{personal['id']}\n" and "is in team core" in result.err
+
+
 @pytest.mark.parametrize(
     "line, reason",
     [
@@ -184,6 +210,11 @@ def test_pull_show_and_resume_take_a_public_link(hub, public, capsys):
     read = hub.last("GET", "/p/")
     assert read.path == f"/p/{body['id']}.json"
     assert "Authorization" not in read.headers
+
+
+def test_show_of_a_public_link_suggests_a_resume_that_needs_no_account(hub, public, capsys):
+    body, url = public
+    assert run(capsys, ["show", url]).out.endswith(f"\nresume it with `ltm resume {url}` (no account needed)\n")
 
 
 def test_a_public_json_link_works_too(hub, public, capsys):

@@ -26,7 +26,7 @@ from django.db.backends.postgresql import base
 from psycopg import IsolationLevel
 from psycopg.errors import (
     ConnectionTimeout,
-    _WaitTimeout,  # what Connection.wait raises, for its callers to convert
+    _WaitTimeout,  # Connection.wait's timeout; psycopg has no public one (tests/test_library_pins.py)
 )
 
 # As the Retry-After of the 503: a client that waits as told finds the database tried again.
@@ -51,6 +51,7 @@ class Breaker:
 class BoundedConnection(psycopg.Connection):
     answer_timeout: float | None = None
 
+    # psycopg has no public client-side bound on a wait for the server (tests/test_library_pins.py).
     def wait(self, gen, *args, timeout=None, **kwargs):
         if timeout is not None or self.answer_timeout is None:  # psycopg's own timed waits
             return super().wait(gen, *args, timeout=timeout, **kwargs)

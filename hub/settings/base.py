@@ -245,7 +245,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["core.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "core.api.exception_handler",
     "UNAUTHENTICATED_USER": None,
-    "DEFAULT_SCHEMA_CLASS": "core.api.HubAutoSchema",
+    # drf-spectacular's own; the errors every operation shares come from a postprocessing hook
+    # (core.openapi.add_shared_errors), not from an override of its private methods.
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 
 # The OpenAPI description of /v1, served at /v1/openapi.json and /v1/docs (drf-spectacular).
@@ -264,10 +266,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     # readyz reports the database and the cache with the same three states: one enum.
     "ENUM_NAME_OVERRIDES": {"DependencyStateEnum": "core.serializers.DEPENDENCY_STATES"},
-    # The OAuth metadata documents and client registration (the toolkit's views, not DRF's), then
-    # the limits gunicorn answers for on every operation.
+    # The errors every /v1 operation shares (before any hook adds paths), the OAuth metadata
+    # documents and client registration (the toolkit's views, not DRF's), then the limits
+    # gunicorn answers for on every operation.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
+        "core.openapi.add_shared_errors",
         "oauth.openapi.add_oauth_paths",
         "core.openapi.add_server_limits",
     ],

@@ -9,3 +9,7 @@ from .base import env
 
 DEBUG = env.bool("DEBUG", default=True)
 SECRET_KEY = env("SECRET_KEY", default="dev-only-insecure-key-do-not-use-in-production")
+
+# The hub's own 404 page instead of Django's technical one, which DEBUG would show for every
+# missing page (core/views.py, HubNotFoundPages); the rest of DEBUG's help stays.
+MIDDLEWARE = [*MIDDLEWARE, "core.views.HubNotFoundPages"]

@@ -24,6 +24,7 @@ from django.test import Client
 from oauth2_provider.models import get_access_token_model
 
 from core.testing import signed_in
+from mcp_remote.testing import public_client
 from tests.tls_documents import tls_loopback_server
 
 HUB = "http://testserver"
@@ -54,15 +55,11 @@ def register(**metadata):
     return response.json()["client_id"]
 
 
-def pkce():
+def consent(person, client_id, redirect_uri, *, scope=None, resource=None):
+    """The client makes a PKCE pair and sends the person's browser to the consent page, where the
+    person allows it: (the page's text, the redirect's query parameters, the PKCE verifier)."""
     verifier = secrets.token_urlsafe(48)
     challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
-    return verifier, challenge
-
-
-def consent(person, *, client_id, redirect_uri, challenge, scope=None, resource=None):
-    """The person's browser at the consent page, then Allow: (the page's text, the redirect's
-    query parameters)."""
     params = {
         "response_type": "code",
         "client_id": client_id,
@@ -84,7 +81,7 @@ def consent(person, *, client_id, redirect_uri, challenge, scope=None, resource=
     assert location.startswith(redirect_uri + "?"), location
     query = {name: values[0] for name, values in parse_qs(urlsplit(location).query).items()}
     assert query["state"] == "s-123"
-    return page.content.decode(), query
+    return page.content.decode(), query, verifier
 
 
 def token_request(**fields):
@@ -176,23 +173,14 @@ def metadata_documents(tmp_path, settings):
 
 def test_cursor(alice):
     discover()
-    client_id = register(
-        client_name="Cursor",
-        application_type="web",
-        token_endpoint_auth_method="none",
-        redirect_uris=[
-            "cursor://anysphere.cursor-mcp/oauth/callback",
-            "http://127.0.0.1:33418/callback",
-            "https://cursor.com/oauth/callback",
-        ],
-        grant_types=["authorization_code", "refresh_token"],
-        response_types=["code"],
-    )
-    verifier, challenge = pkce()
-    redirect_uri = "cursor://anysphere.cursor-mcp/oauth/callback"
-    text, answer = consent(
-        signed_in(alice), client_id=client_id, redirect_uri=redirect_uri, challenge=challenge, resource=MCP
-    )
+    redirect_uris = [
+        "cursor://anysphere.cursor-mcp/oauth/callback",
+        "http://127.0.0.1:33418/callback",
+        "https://cursor.com/oauth/callback",
+    ]
+    client_id = register(**public_client("Cursor", redirect_uris, application_type="web"))
+    redirect_uri = redirect_uris[0]  # its own scheme
+    text, answer, verifier = consent(signed_in(alice), client_id, redirect_uri, resource=MCP)
     assert "Cursor" in text and "That is an app on this computer." in text
     tokens = redeem(client_id, answer, redirect_uri, verifier, resource=MCP)
     assert whoami_with_a_handshake(tokens["access_token"], "2025-06-18")["user"]["username"] == "alice"
@@ -202,39 +190,21 @@ def test_vs_code(alice, metadata_documents):
     discover()
     client_id = metadata_documents(
         "/oauth/client-metadata.json",
-        {
-            "client_name": "Visual Studio Code",
-            "client_uri": "https://code.visualstudio.com",
-            "redirect_uris": ["http://127.0.0.1:33418/", "https://vscode.dev/redirect"],
-            "grant_types": ["authorization_code", "refresh_token"],
-            "response_types": ["code"],
-            "token_endpoint_auth_method": "none",
-            "application_type": "native",
-        },
+        public_client(
+            "Visual Studio Code",
+            ["http://127.0.0.1:33418/", "https://vscode.dev/redirect"],
+            client_uri="https://code.visualstudio.com",
+            application_type="native",
+        ),
     )
-    verifier, challenge = pkce()
     redirect_uri = "http://127.0.0.1:51234/"  # 33418 was busy: any loopback port (RFC 8252 section 7.3)
-    text, answer = consent(
-        signed_in(alice),
-        client_id=client_id,
-        redirect_uri=redirect_uri,
-        challenge=challenge,
-        scope="read write",
-        resource=MCP,
-    )
+    text, answer, verifier = consent(signed_in(alice), client_id, redirect_uri, scope="read write", resource=MCP)
     assert "Visual Studio Code" in text
     tokens = redeem(client_id, answer, redirect_uri, verifier, resource=MCP)
     assert whoami_with_a_handshake(tokens["access_token"], "2025-11-25")["user"]["username"] == "alice"
 
     # The same person on vscode.dev, the web build.
-    verifier, challenge = pkce()
-    _, answer = consent(
-        signed_in(alice),
-        client_id=client_id,
-        redirect_uri="https://vscode.dev/redirect",
-        challenge=challenge,
-        resource=MCP,
-    )
+    _, answer, verifier = consent(signed_in(alice), client_id, "https://vscode.dev/redirect", resource=MCP)
     assert redeem(client_id, answer, "https://vscode.dev/redirect", verifier)["access_token"]
 
 
@@ -243,15 +213,8 @@ def test_claude_code(alice):
     discover("/.well-known/oauth-protected-resource/mcp")
     assert Client().get("/.well-known/oauth-protected-resource").status_code == 200
     redirect_uri = "http://localhost:54545/callback"
-    client_id = register(
-        client_name="Claude Code (ltm)",
-        redirect_uris=[redirect_uri],
-        grant_types=["authorization_code", "refresh_token"],
-        response_types=["code"],
-        token_endpoint_auth_method="none",
-    )
-    verifier, challenge = pkce()
-    _, answer = consent(signed_in(alice), client_id=client_id, redirect_uri=redirect_uri, challenge=challenge)
+    client_id = register(**public_client("Claude Code (ltm)", [redirect_uri]))
+    _, answer, verifier = consent(signed_in(alice), client_id, redirect_uri)
     tokens = redeem(client_id, answer, redirect_uri, verifier)  # no resource either
     assert whoami_with_a_handshake(tokens["access_token"], "2025-06-18")["user"]["username"] == "alice"
     # Without `resource`, the token is still for /mcp only.
@@ -265,17 +228,10 @@ def test_claude_code_by_its_metadata_document(alice, metadata_documents):
     discover("/.well-known/oauth-protected-resource/mcp")
     client_id = metadata_documents(
         "/oauth/claude-code-client-metadata",
-        {
-            "client_name": "Claude Code",
-            "redirect_uris": ["http://localhost/callback", "http://127.0.0.1/callback"],
-            "grant_types": ["authorization_code", "refresh_token"],
-            "response_types": ["code"],
-            "token_endpoint_auth_method": "none",
-        },
+        public_client("Claude Code", ["http://localhost/callback", "http://127.0.0.1/callback"]),
     )
-    verifier, challenge = pkce()
     redirect_uri = "http://localhost:61000/callback"  # the port it listens on this time
-    text, answer = consent(signed_in(alice), client_id=client_id, redirect_uri=redirect_uri, challenge=challenge)
+    text, answer, verifier = consent(signed_in(alice), client_id, redirect_uri)
     assert "Claude Code" in text
     tokens = redeem(client_id, answer, redirect_uri, verifier)
     assert whoami_with_a_handshake(tokens["access_token"], "2025-11-25")["user"]["username"] == "alice"
@@ -285,23 +241,9 @@ def test_chatgpt(alice):
     server = discover()
     assert "offline_access" in server["scopes_supported"]
     redirect_uri = "https://chatgpt.com/connector/oauth/c0nnect0r-1d"
-    client_id = register(
-        client_name="ChatGPT",
-        redirect_uris=[redirect_uri],
-        grant_types=["authorization_code", "refresh_token"],
-        response_types=["code"],
-        token_endpoint_auth_method="none",
-        scope="read write offline_access",
-    )
-    verifier, challenge = pkce()
-    text, answer = consent(
-        signed_in(alice),
-        client_id=client_id,
-        redirect_uri=redirect_uri,
-        challenge=challenge,
-        scope="read write offline_access",
-        resource=MCP,
-    )
+    scope = "read write offline_access"
+    client_id = register(**public_client("ChatGPT", [redirect_uri], scope=scope))
+    text, answer, verifier = consent(signed_in(alice), client_id, redirect_uri, scope=scope, resource=MCP)
     assert "chatgpt.com" in text and "That is an app on this computer." not in text
     assert "offline_access" in text
     tokens = redeem(client_id, answer, redirect_uri, verifier, resource=MCP)
@@ -318,18 +260,9 @@ def test_an_mcp_2026_07_28_client(alice, metadata_documents):
     redirect_uri = "http://127.0.0.1:47010/callback"
     client_id = metadata_documents(
         "/agent.json",
-        {
-            "client_name": "Stateless Agent",
-            "redirect_uris": [redirect_uri],
-            "grant_types": ["authorization_code"],
-            "response_types": ["code"],
-            "token_endpoint_auth_method": "none",
-        },
+        public_client("Stateless Agent", [redirect_uri], grant_types=["authorization_code"]),
     )
-    verifier, challenge = pkce()
-    _, answer = consent(
-        signed_in(alice), client_id=client_id, redirect_uri=redirect_uri, challenge=challenge, resource=MCP
-    )
+    _, answer, verifier = consent(signed_in(alice), client_id, redirect_uri, resource=MCP)
     assert answer["iss"] == server["issuer"]  # the client checks it before using the code
     tokens = redeem(client_id, answer, redirect_uri, verifier, resource=MCP)
     assert whoami_stateless(tokens["access_token"])["user"]["username"] == "alice"

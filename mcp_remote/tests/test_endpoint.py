@@ -8,6 +8,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client, override_settings
 
+from cli.tests.helpers import fresh_packet, packet_with_a_secret, two_packet_thread
 from ltm.protocol.packet import example_packet
 from ltm.protocol.tools import TOOLS
 from oauth.testing import make_access_token
@@ -68,8 +69,7 @@ def test_initialize_and_list_tools(token):
 
 
 def test_save_then_resume_show_ls_pull(token, alice):
-    fresh = example_packet()
-    del fresh["id"], fresh["created_at"]
+    fresh = fresh_packet()
     text, is_error = call(token, "save", {"packet": fresh})
     assert not is_error, text
     stored = Packet.objects.get(owner=alice)
@@ -85,8 +85,7 @@ def test_save_then_resume_show_ls_pull(token, alice):
 
 
 def test_refusals_are_tool_errors_with_the_hubs_message(token, bob, make_token):
-    secret = example_packet()
-    secret["next_step"] = "export AWS key AKIAIOSFODNN7EXAMPLE and continue"
+    secret = packet_with_a_secret()
     text, is_error = call(token, "save", {"packet": secret})
     assert is_error and "next_step/aws-key: AKIAIOSFODNN7EXAMPLE" in text
     assert not Packet.objects.exists()
@@ -182,15 +181,7 @@ def test_an_oauth_token_must_be_for_this_resource(alice, resource, status):
 def test_thread_and_resume_of_a_thread(token, alice):
     from packets.services import packet_push
 
-    first, second = example_packet(), example_packet()
-    first.update(
-        id="01MCPTHREAD000000000000001",
-        created_at="2026-04-01T00:00:00Z",
-        attempts=[{"tried": "Polling", "outcome": "failed", "learned": "too slow"}],
-    )
-    second.update(
-        id="01MCPTHREAD000000000000002", created_at="2026-04-02T00:00:00Z", parent_id=first["id"], attempts=[]
-    )
+    first, second = two_packet_thread()
     for packet in (first, second):
         packet_push(actor=alice, packet=packet)
     listed, is_error = call(token, "thread", {"id": second["id"]})

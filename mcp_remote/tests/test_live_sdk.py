@@ -5,7 +5,6 @@ then resume and search, the refusals, and tokens that stop working."""
 import asyncio
 import json
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 import httpx2
 import pytest
@@ -13,6 +12,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from accounts.services import api_token_create, api_token_revoke
+from cli.tests.helpers import fresh_packet, packet_with_a_secret, run_async, text
 from ltm.protocol.packet import example_packet
 from ltm.protocol.resume import render_resume
 from ltm.protocol.tools import TOOLS
@@ -39,13 +39,7 @@ def session(url, token, steps, statuses=None):
             ) as client:
                 return await steps(client)
 
-    # A thread of its own: browser tests leave an event loop running in the main thread.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, main()).result()
-
-
-def text(result):
-    return "".join(block.text for block in result.content)
+    return run_async(main())
 
 
 def test_tools_save_resume_and_a_redaction_refusal(live_server, alice):
@@ -53,11 +47,8 @@ def test_tools_save_resume_and_a_redaction_refusal(live_server, alice):
 
     async def steps(client):
         results = {"tools": {tool.name: tool for tool in (await client.list_tools()).tools}}
-        secret = example_packet()
-        secret["next_step"] = "export AWS key AKIAIOSFODNN7EXAMPLE and continue"
-        results["secret"] = await client.call_tool("save", {"packet": secret})
-        fresh = example_packet()
-        del fresh["id"], fresh["created_at"]
+        results["secret"] = await client.call_tool("save", {"packet": packet_with_a_secret()})
+        fresh = fresh_packet()
         results["save"] = await client.call_tool("save", {"packet": fresh})
         new_id = re.search(r"saved packet (\S+) on", text(results["save"])).group(1)
         results["resume"] = await client.call_tool("resume", {"id": new_id})

@@ -71,6 +71,32 @@ def test_list_default_limit_is_50(api, alice):
     assert len(api.get("/v1/packets?limit=55").json()["packets"]) == 55
 
 
+@pytest.mark.parametrize(
+    ("limit", "expected"),
+    [
+        ("%2B7", 7),  # a sign, as strconv.Atoi reads it
+        ("0007", 7),
+        ("0" * 40 + "12", 12),  # leading zeros are digits like any other
+        ("-0", 50),
+        ("%EF%BC%95", 50),  # a fullwidth 5: int() would take it
+        ("7%0A", 50),  # a trailing newline
+        ("9" * 30, 50),
+        ("7&limit=x", 50),  # of a repeated parameter, the last counts
+        ("x&limit=7", 7),
+    ],
+)
+def test_the_list_reads_a_limit_as_go_reads_a_number(api, alice, limit, expected):
+    seed_packets(alice, 60)
+    assert len(api.get(f"/v1/packets?limit={limit}").json()["packets"]) == expected
+
+
+def test_an_empty_team_parameter_means_no_team(api):
+    packet = packet_v02()
+    assert api.post("/v1/packets?team=", packet).status_code == 201
+    assert Packet.objects.get(id=packet["id"]).team is None
+    assert [p["id"] for p in api.get("/v1/packets?team=&limit=").json()["packets"]] == [packet["id"]]
+
+
 def test_delete_then_pull_is_404_and_push_again_is_201(api):
     packet = packet_v02()
     api.post("/v1/packets", packet)

@@ -176,6 +176,28 @@ def test_a_bad_limit_is_400(api, limit):
     assert "limit must be a whole number from 1 to 100" in response.json()["error"]
 
 
+@pytest.mark.parametrize("limit", ["1_0", "\u0663", "\uff15", "5.0", "1e1", "5\n", "+"])
+def test_a_limit_that_is_not_a_plain_number_is_400(api, limit):
+    response = search(api, "heron", limit=limit)
+    assert response.status_code == 400
+    assert "limit must be a whole number from 1 to 100" in response.json()["error"]
+
+
+def test_a_limit_is_read_as_go_reads_a_number(api, alice):
+    for n in range(5):
+        store_directly(alice, packet_v02(id=f"01SIGNED{n:018d}", goal=f"heron number {n}"))
+    assert len(found(api, "heron", limit="+3")) == 3
+    assert len(found(api, "heron", limit="0004")) == 4
+
+
+def test_every_bad_parameter_is_named_in_one_message(api):
+    response = search(api, " ", limit="x")
+    assert response.status_code == 400
+    assert response.json() == {
+        "error": "q is required: the words to search for; limit must be a whole number from 1 to 100; got 'x'"
+    }
+
+
 @pytest.mark.parametrize("path", ["/v1/search", "/v1/search?q=", "/v1/search?q=%20%20", "/v1/search?team=alpha"])
 def test_a_blank_or_missing_q_is_400(api, path):
     response = api.get(path)

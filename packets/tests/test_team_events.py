@@ -1,13 +1,16 @@
-"""What packets write in their team's activity log: pushed and re-pushed (a trigger in the
-database), deleted, published, unpublished, moved in and out (packets.services), each with who did
-it, and kept after the packet and the person are gone. Personal packets write nothing."""
+"""What packets write in their team's activity log: pushed, re-pushed, deleted, published,
+unpublished, moved in and out, each with who did it, and kept after the packet and the person are
+gone. Personal packets write nothing. Every line comes from teams.events, the log's one writer: in
+the change's own statement on PostgreSQL and from Python on SQLite, the same line either way."""
 
 import pytest
+from django.db import connection
 
 from accounts.services import user_delete
 from packets import services
 from packets.models import Packet
 from packets.testing import packet_v02
+from teams.events import GOAL_CHARS, packet_detail
 from teams.models import Membership, TeamEvent
 from teams.testing import make_team
 
@@ -106,3 +109,39 @@ def test_the_log_outlives_the_packet_and_the_person(api_as, alice, bob, alpha):
         ("packet.pushed", None, "Bob Stone", packet["id"]),
         ("packet.deleted", None, "Bob Stone", packet["id"]),
     ]
+
+
+def test_every_path_writes_the_line_packet_detail_declares(api_as, bob, alpha, beta):
+    """The statement-built lines (push, re-push, publish, delete) and the Python-built ones
+    (moves) carry exactly what teams.events.packet_detail declares, cut to the same length."""
+    goal = "Ship the importer, " + "é" * 300  # longer than a line keeps, not ASCII
+    packet = packet_v02(goal=goal)
+    api = api_as(bob)
+    assert api.post("/v1/packets?team=alpha", packet).status_code == 201
+    assert api.post("/v1/packets?team=alpha", packet).status_code == 201
+    assert api.post(f"/v1/packets/{packet['id']}/publish").status_code == 200
+    services.packet_move(actor=bob, packet_id=packet["id"], team=beta)
+    assert api.delete(f"/v1/packets/{packet['id']}").status_code == 204
+    stored = Packet(id=packet["id"], goal=goal)
+    events = TeamEvent.objects.filter(kind__startswith="packet.").order_by("id")
+    assert [(e.team_id, e.kind) for e in events] == [
+        (alpha.pk, "packet.pushed"),
+        (alpha.pk, "packet.repushed"),
+        (alpha.pk, "packet.published"),
+        (alpha.pk, "packet.moved_out"),
+        (beta.pk, "packet.moved_in"),
+        (beta.pk, "packet.deleted"),
+    ]
+    assert {len(e.detail["goal"]) for e in events} == {GOAL_CHARS}
+    assert all(e.detail == packet_detail(stored) for e in events)
+
+
+def test_no_trigger_writes_the_log():
+    """The log's lines are written by teams.events alone: the database holds no trigger that
+    writes them behind its back (migration 0008 removed the push triggers)."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal AND tgname LIKE 'packet_team%%'")
+        else:
+            cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'packet_team%'")
+        assert cursor.fetchall() == []

@@ -29,7 +29,7 @@ def test_signed_out_visitors_get_the_landing_page_with_the_auth_command(client):
     response = client.get("/")
     assert response.status_code == 200
     assert '<pre class="cmd">ltm auth http://testserver</pre>' in response.content.decode()
-    assert "<code>pip install ./cli</code> from a checkout" in response.content.decode()
+    assert 'href="/client/"' in response.content.decode()
     assert "page" not in response.context
 
 
@@ -56,7 +56,7 @@ def test_list_shows_personal_and_team_packets_newest_first_and_nothing_else(alic
 def test_empty_list_says_how_to_connect_the_client(alice):
     body = signed_in(alice).get("/").content.decode()
     assert "No packets yet" in body
-    assert "pip install ./cli" in body
+    assert 'href="/client/"' in body
     assert "ltm auth http://testserver" in body
 
 
@@ -339,3 +339,9 @@ def test_a_stored_id_holding_a_slash_is_listed_opened_and_deleted(alice):
     response = client.post("/packets/01SLASHED/PACKET/0001/delete", {"confirmed": "yes"})
     assert response.status_code == 302
     assert not Packet.objects.filter(pk="01SLASHED/PACKET/0001").exists()
+
+
+def test_an_empty_list_shows_how_to_connect_an_agent_with_this_hubs_url(alice):
+    body = signed_in(alice).get("/").content.decode()
+    assert "claude mcp add --transport http ltm http://testserver/mcp" in body
+    assert 'href="/docs/agents/"' in body

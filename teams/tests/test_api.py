@@ -175,3 +175,98 @@ def test_the_owner_cannot_leave(api_as, alice, alpha):
     assert response.status_code == 400
     assert "owner cannot leave" in response.json()["error"]
     assert Membership.objects.filter(team=alpha, user=alice, role="owner").exists()
+
+
+# Input read at the edge: bodies and query parameters
+
+
+@pytest.mark.parametrize(
+    "method, path",
+    [
+        ("post", "/v1/teams"),
+        ("post", "/v1/teams/alpha/invites"),
+        ("post", "/v1/teams/alpha/transfer"),
+        ("post", "/v1/teams/alpha/members/{bob}/role"),
+        ("post", "/v1/invites/{code}/accept"),
+    ],
+)
+@pytest.mark.parametrize("raw", ["[]", '"alpha"', "7"])
+def test_a_body_that_is_not_a_json_object_is_400(api_as, alice, bob, alpha, method, path, raw):
+    _, code = make_invite(alpha)
+    response = api_as(alice).post(path.format(bob=bob.id, code=code), raw=raw)
+    assert (response.status_code, response.json()) == (400, {"error": "the request body must be a JSON object"})
+
+
+@pytest.mark.parametrize(
+    "path, body",
+    [
+        ("/v1/teams/alpha/invites", {"email": 7}),
+        ("/v1/teams/alpha/transfer", {"user_id": 7}),
+        ("/v1/teams/alpha/members/{bob}/role", {"role": "owner"}),
+    ],
+)
+def test_an_outsider_with_a_bad_body_gets_the_404_first(api_as, bob, carol, alpha, path, body):
+    response = api_as(carol).post(path.format(bob=bob.id), body)
+    assert (response.status_code, response.json()) == (404, {"error": "team not found"})
+
+
+@pytest.mark.parametrize(
+    "path, body, message",
+    [
+        ("/v1/teams/alpha/transfer", {"user_id": ["x"]}, "user_id must be a string; got ['x']"),
+        ("/v1/teams/alpha/transfer", {"user_id": None}, "user_id is required"),
+        ("/v1/teams/alpha/members/{bob}/role", {"role": 1}, 'role must be "admin" or "member"'),
+        ("/v1/teams/alpha/members/{bob}/role", {"role": "Admin"}, "got 'Admin'"),
+    ],
+)
+def test_a_field_of_the_wrong_type_or_value_is_named(api_as, alice, bob, alpha, path, body, message):
+    response = api_as(alice).post(path.format(bob=bob.id), body)
+    assert response.status_code == 400 and message in response.json()["error"]
+    assert Membership.objects.get(team=alpha, user=bob).role == "member"
+
+
+def test_empty_or_null_optional_fields_are_absent(api_as, alice, alpha):
+    response = api_as(alice).post("/v1/teams/alpha/invites", {"email": "", "label": None, "unknown": 1})
+    assert response.status_code == 201 and set(response.json()) == {"code", "url", "expires_at"}
+    _, code = make_invite(alpha)
+    joined = api_as(alice).client.post(
+        f"/v1/invites/{code}/accept", '{"display": null}', content_type="application/json"
+    )
+    assert joined.status_code == 201 and "token" in joined.json()
+
+
+def test_a_new_users_display_of_the_wrong_type_is_400_and_spends_nothing(anon_api, alpha):
+    invite, code = make_invite(alpha)
+    response = anon_api.post(f"/v1/invites/{code}/accept", {"display": 42})
+    assert (response.status_code, response.json()) == (400, {"error": "display must be a string; got 42"})
+    invite.refresh_from_db()
+    assert invite.used_by is None and Membership.objects.filter(team=alpha).count() == 2
+
+
+@pytest.mark.parametrize(
+    "query, count",
+    [("limit=%2B2", 2), ("limit=02", 2), ("limit=", 3), ("before=", 3), ("kind=", 3), ("limit=x&limit=1", 1)],
+)
+def test_events_parameters_read_as_go_reads_numbers_and_empty_as_absent(api_as, alice, alpha, query, count):
+    api = api_as(alice)
+    for name in ("one", "two", "three"):
+        api.post("/v1/teams/alpha/invites", {"label": name})
+    response = api.get(f"/v1/teams/alpha/events?{query}")
+    assert response.status_code == 200, response.content
+    assert len(response.json()["events"]) == count
+
+
+@pytest.mark.parametrize(
+    "query, message",
+    [
+        ("limit=1_0", "limit must be a whole number from 1 to 200; got '1_0'"),
+        ("limit=%EF%BC%95", "limit must be a whole number from 1 to 200; got '５'"),
+        ("limit=%205", "limit must be a whole number from 1 to 200; got ' 5'"),
+        ("before=%D9%A1", "before must be an event id (a positive whole number); got '١'"),
+        ("before=5.0", "before must be an event id (a positive whole number); got '5.0'"),
+        ("kind=member.joined%20", "unknown kind 'member.joined '; one of: "),
+    ],
+)
+def test_bad_events_parameters_are_400_with_the_value(api_as, alice, alpha, query, message):
+    response = api_as(alice).get(f"/v1/teams/alpha/events?{query}")
+    assert response.status_code == 400 and response.json()["error"].startswith(message)

@@ -11,16 +11,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def adam(make_user):
-    return make_user("adam")
-
-
-@pytest.fixture
-def dave(make_user):
-    return make_user("dave")
-
-
-@pytest.fixture
 def alpha(alice, adam, bob, dave):
     """alice owns alpha, adam is an admin, bob and dave are plain members (carol is an outsider)."""
     team = make_team(alice, "alpha", members=[bob, dave])

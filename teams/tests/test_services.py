@@ -13,6 +13,7 @@ from core.errors import BadRequest, Conflict, Forbidden, Gone, NotFound
 from core.testing import refusal
 from teams import services
 from teams.models import Invite, Membership, Team, invite_code_hash
+from teams.services.invites import new_invite_code
 from teams.testing import make_invite, make_team
 
 pytestmark = pytest.mark.django_db
@@ -205,7 +206,7 @@ def test_the_owner_promotes_and_demotes_and_nobody_else_may(alice, bob, carol, a
 
 
 def test_new_invite_code_is_48_hex_characters_and_never_repeats():
-    codes = {services.new_invite_code() for _ in range(3)}
+    codes = {new_invite_code() for _ in range(3)}
     assert len(codes) == 3 and all(re.fullmatch(r"[0-9a-f]{48}", code) for code in codes)
 
 

@@ -7,7 +7,7 @@ import pytest
 from accounts.models import User
 from accounts.services import api_token_create
 from core.testing import signed_in
-from teams.models import Invite, Membership, Team
+from teams.models import Invite, Membership, Team, TeamEvent
 from teams.services import invite_create, team_create
 from teams.testing import make_team
 
@@ -123,6 +123,54 @@ def test_owner_sees_owner_actions_and_a_member_sees_leave(alice, bob, team):
     assert "/teams/core/leave" not in owner_page
     assert "/teams/core/delete" not in member_page and "/remove" not in member_page
     assert "/teams/core/leave" in member_page
+
+
+def test_a_member_sees_the_invite_link_form_as_a_sentence_of_its_own(alice, bob, team):
+    """The e-mail form is the managers' only; the link form must not start "Or" without it."""
+    owner_page = signed_in(alice).get("/teams/core").content.decode()
+    member_page = signed_in(bob).get("/teams/core").content.decode()
+    assert "Invite by e-mail" in owner_page and "Or a link to send yourself" in owner_page
+    assert "Invite by e-mail" not in member_page and "Or a link" not in member_page
+    assert "Invite with a link you send yourself" in member_page
+
+
+def test_the_ownership_question_names_each_member(alice, bob, carol, team):
+    """The dialog asks about the person whose button was pressed: display name, else username."""
+    Membership.objects.create(team=team, user=carol, role=Membership.ADMIN)
+    User.objects.filter(pk=carol.pk).update(display="Carol Jones")
+    page = signed_in(alice).get("/teams/core").content.decode()
+    assert "this member" not in page
+    offers = re.findall(
+        r'data-confirm="([^"?]*)\?[^"]*">\s*<input [^>]*>\s*<input type="hidden" name="new_owner_id" value="([^"]+)"',
+        page,
+    )
+    assert {user_id: question for question, user_id in offers} == {
+        bob.pk: "Offer the ownership of core to bob",
+        carol.pk: "Offer the ownership of core to Carol Jones",
+    }
+
+
+def log(team, actor, *kinds):
+    for kind in kinds:
+        TeamEvent.objects.create(team=team, actor=actor, actor_name=actor.username, kind=kind)
+
+
+@pytest.mark.parametrize(
+    "query", ["before=x", "before=-1", "before=1.5", "before=" + "9" * 30, "before=%EF%BC%95", "kind=nope"]
+)
+def test_the_activity_page_ignores_a_filter_it_cannot_read(alice, team, query):
+    log(team, alice, "member.joined", "member.left")
+    response = signed_in(alice).get(f"/teams/core/activity?{query}")
+    assert response.status_code == 200
+    assert (response.context["kind"], response.context["paged"]) == ("", False)
+    assert len(response.context["events"]) == 2  # the newest page, as without the filter
+
+
+def test_the_activity_page_keeps_a_good_filter_beside_a_bad_one(alice, team):
+    log(team, alice, "member.joined", "member.left")
+    response = signed_in(alice).get("/teams/core/activity?kind=member.joined&before=x")
+    assert (response.context["kind"], response.context["paged"]) == ("member.joined", False)
+    assert {event.kind for event in response.context["events"]} == {"member.joined"}
 
 
 # Invites

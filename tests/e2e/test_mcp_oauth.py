@@ -22,6 +22,7 @@ from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata
 from oauth2_provider.models import get_access_token_model
 
 from ltm.protocol.packet import example_packet
+from mcp_remote.testing import public_client
 from packets.models import Packet
 from tests.tls_documents import tls_loopback_server
 
@@ -65,13 +66,7 @@ def run_agent(url, person_signs_in, *, client_metadata_url=None):
 
     provider = OAuthClientProvider(
         server_url=url + "/mcp",
-        client_metadata=OAuthClientMetadata(
-            client_name="Test Agent",
-            redirect_uris=[REDIRECT],
-            grant_types=["authorization_code", "refresh_token"],
-            response_types=["code"],
-            token_endpoint_auth_method="none",
-        ),
+        client_metadata=OAuthClientMetadata(**public_client("Test Agent", [REDIRECT])),
         storage=storage,
         redirect_handler=redirect_handler,
         callback_handler=callback_handler,
@@ -179,11 +174,7 @@ def test_a_client_id_metadata_document_client(live_server, make_user, new_page, 
         fetched.append(path)
         return {
             "client_id": base + "/agent/client.json",
-            "client_name": "Metadata Agent",
-            "redirect_uris": [REDIRECT],
-            "grant_types": ["authorization_code"],
-            "response_types": ["code"],
-            "token_endpoint_auth_method": "none",
+            **public_client("Metadata Agent", [REDIRECT], grant_types=["authorization_code"]),
         }
 
     base, ca_file, stop = tls_loopback_server(tmp_path, document)

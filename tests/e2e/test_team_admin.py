@@ -75,8 +75,8 @@ def test_the_ownership_is_offered_and_accepted(live_server, new_page, make_user,
 
     owner = signed_in_page(new_page, base, "alice")
     owner.goto(base + "/teams/alpha")
-    owner.select_option("#new-owner", label="bob")
-    owner.click("button:has-text('Offer ownership')")
+    owner.get_by_role("button", name="Offer ownership to bob").click()
+    expect(owner.locator("dialog.confirm-dialog")).to_contain_text("Offer the ownership of alpha to bob?")
     owner.locator("dialog.confirm-dialog button.confirm-ok").click()
     expect(owner.locator(".message")).to_contain_text("Ownership offered to bob.")
     expect(owner.locator("#transfer-pending")).to_contain_text("You offered the ownership to bob")

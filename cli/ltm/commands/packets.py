@@ -9,8 +9,10 @@ from ..config import load_config
 from ..errors import LtmError, UsageError
 from ..output import note, packet_summary, shorten, table, to_json, wants_json
 from ..protocol.packet import canonical_json
+from . import act, whole_number
 
 PICKER_SIZE = 50
+LIST_MAX = 500  # the most GET /v1/packets answers; beyond it (and below 1) the hub uses its default
 
 
 def register(add) -> None:
@@ -32,7 +34,9 @@ def register(add) -> None:
 
     ls = add("ls", cmd_ls, "list your packets, newest first")
     ls.add_argument("--json", action="store_true", help="print JSON")
-    ls.add_argument("--limit", type=int, help="how many (the hub's default is 50, at most 500)")
+    ls.add_argument(
+        "--limit", type=whole_number(1, LIST_MAX), help=f"how many, 1 to {LIST_MAX} (the hub's default: 50)"
+    )
     ls.add_argument("-t", "--team", help="list this team's packets")
 
     show = add("show", cmd_show, "show a packet")
@@ -99,7 +103,9 @@ def cmd_show(args) -> int:
     if wants_json(args.json):
         print(canonical_json(packet), end="")
     else:
-        print(packet_summary(packet, headers))
+        # Read from a public link, the id alone would not do for someone with no account (or no access).
+        link = args.id.strip() if verbs.public_link(args.id) else None
+        print(packet_summary(packet, headers, read_from=link))
     return 0
 
 
@@ -108,22 +114,9 @@ def cmd_pull(args) -> int:
     return 0
 
 
-def cmd_rm(args) -> int:
-    verbs.rm(args.id)
-    note(f"deleted {args.id}")
-    return 0
-
-
-def cmd_publish(args) -> int:
-    print(verbs.publish(args.id))
-    note(f"published {args.id}; anyone with the link can read it. Undo with `ltm unpublish {args.id}`")
-    return 0
-
-
-def cmd_unpublish(args) -> int:
-    verbs.unpublish(args.id)
-    note(f"unpublished {args.id}; its public link no longer works")
-    return 0
+cmd_rm = act("rm", "id", "deleted {id}")
+cmd_publish = act("publish", "id", "published {id}; anyone with the link can read it. Undo with `ltm unpublish {id}`")
+cmd_unpublish = act("unpublish", "id", "unpublished {id}; its public link no longer works")
 
 
 def cmd_resume(args) -> int:

@@ -1,13 +1,15 @@
-"""The team commands: `ltm teams create|rm|ls|members|leave|log`, `ltm invite`, `ltm join`."""
+"""The team commands: `ltm teams create|rm|ls|members|leave|log` (and the administration, in
+team_admin), `ltm invite`, `ltm join`."""
 
 from __future__ import annotations
 
 from .. import verbs
 from ..output import note, shorten, table, to_json, wants_json
+from . import act, team_admin
 
 
 def register(add) -> None:
-    teams = add("teams", cmd_teams_ls, "manage teams: create, rm, ls, members, leave, log")
+    teams = add("teams", cmd_teams_ls, "manage teams: create, rm, ls, members, leave, log; role, transfer, invites")
     team_verbs = teams.add_subparsers(metavar="<action>")
     for name, handler, help in (
         ("create", cmd_teams_create, "create a team (you own it)"),
@@ -34,6 +36,7 @@ def register(add) -> None:
     team_log.add_argument("--kind", help="only this kind, e.g. packet.deleted or member.joined")
     team_log.add_argument("--json", action="store_true", help="print JSON")
     team_log.set_defaults(handler=cmd_teams_log)
+    team_admin.register(team_verbs)
 
     invite = add("invite", cmd_invite, "create a single-use invite link (valid 7 days)")
     invite.add_argument("-t", "--team", required=True)
@@ -46,17 +49,8 @@ def register(add) -> None:
     )
 
 
-def cmd_teams_create(args) -> int:
-    name = verbs.create_team(args.name)
-    print(name)
-    note(f"created team {name}; invite people with `ltm invite -t {name}`")
-    return 0
-
-
-def cmd_teams_rm(args) -> int:
-    verbs.delete_team(args.name)
-    note(f"deleted team {args.name} and its packets")
-    return 0
+cmd_teams_create = act("create_team", "name", "created team {answer}; invite people with `ltm invite -t {answer}`")
+cmd_teams_rm = act("delete_team", "name", "deleted team {name} and its packets")
 
 
 def cmd_teams_ls(args) -> int:
@@ -83,10 +77,7 @@ def cmd_teams_members(args) -> int:
     return 0
 
 
-def cmd_teams_leave(args) -> int:
-    verbs.leave_team(args.name)
-    note(f"left team {args.name}")
-    return 0
+cmd_teams_leave = act("leave_team", "name", "left team {name}")
 
 
 def cmd_teams_log(args) -> int:

@@ -8,7 +8,11 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def summary(packet: dict, *, public_url: str | None = None, published_at: str | None = None) -> str:
+def summary(
+    packet: dict, *, public_url: str | None = None, published_at: str | None = None, read_from: str | None = None
+) -> str:
+    """`read_from`: the public link the packet was read from, which its resume hint then names, so
+    that it works for a reader with no account (the id alone needs one, with access)."""
     lines = [f"{packet['id']}  ltm {packet['ltm_version']}  {packet['created_at']}"]
     if packet.get("parent_id"):
         lines.append(f"continues  {packet['parent_id']}")
@@ -30,5 +34,8 @@ def summary(packet: dict, *, public_url: str | None = None, published_at: str | 
         lines.append(f"tags       {', '.join(packet['tags'])}")
     if public_url:
         lines.append(f"published  {public_url}" + (f" (since {published_at})" if published_at else ""))
-    lines.append(f"\nresume it with `ltm resume {packet['id']}`")
+    if read_from:
+        lines.append(f"\nresume it with `ltm resume {read_from}` (no account needed)")
+    else:
+        lines.append(f"\nresume it with `ltm resume {packet['id']}`")
     return "\n".join(lines)

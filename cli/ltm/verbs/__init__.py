@@ -40,17 +40,33 @@ from .packets import (
 )
 from .session import connect
 from .teams import (
+    accept_transfer,
+    cancel_transfer,
     create_invite,
     create_team,
     delete_team,
     leave_team,
+    list_invites,
     list_teams,
+    offer_transfer,
+    remove_member,
+    resend_invite,
+    revoke_invite,
+    set_role,
     team_log,
     team_members,
 )
 from .transfer import EXPORT_FORMATS, Imported, export, import_packets
 
 __all__ = [
+    "set_role",
+    "revoke_invite",
+    "resend_invite",
+    "remove_member",
+    "offer_transfer",
+    "list_invites",
+    "cancel_transfer",
+    "accept_transfer",
     "EXPORT_FORMATS",
     "Imported",
     "Joined",

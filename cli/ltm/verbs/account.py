@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import subprocess
 from dataclasses import dataclass
@@ -21,6 +22,10 @@ from ..device import device_flow
 from ..errors import HubRequestError, LtmError, UsageError
 from ..protocol.tokens import token_identity
 from .session import connect
+
+# An invite code: at least 192 random bits (the protocol) in a URL-safe spelling; the hub's are
+# 48 hex characters. Anything else is not worth asking a hub about.
+INVITE_CODE = re.compile(r"[A-Za-z0-9_-]{32,256}")
 
 
 def sign_in_hub(host: str | None) -> Hub:
@@ -137,8 +142,11 @@ def join(invite: str, name: str | None = None) -> Joined:
     """Accept an invite link (or a bare code for the configured hub)."""
     base, code = split_invite(invite)
     configured = configured_host()
-    if not code or (not base and "://" in invite):
-        raise UsageError(f"not an invite link: {invite} (expected <hub>/v1/invites/<code>, or the code)")
+    if not INVITE_CODE.fullmatch(code) or (not base and "://" in invite):
+        raise UsageError(
+            f"that is not an invite link: {invite} (an invite link looks like <hub>/v1/invites/<code>, "
+            "the code being 32 or more letters and digits; a team member makes one with `ltm invite -t <team>`)"
+        )
     if not base and not configured:
         raise UsageError("no hub configured; pass the full invite URL (…/v1/invites/<code>)")
     host = base or normalize_host(configured)

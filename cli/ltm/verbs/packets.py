@@ -111,7 +111,9 @@ def hub_errors(message: str) -> list[str]:
 
 
 def list_packets(limit: int | None = None, team: str | None = None) -> list[dict]:
-    return connect().list_packets(limit=limit, team=team)
+    if team:
+        return team_call(lambda hub: hub.list_packets(limit=limit, team=team), team)
+    return connect().list_packets(limit=limit)
 
 
 def search(text: str, team: str | None = None, limit: int | None = None) -> list[dict]:

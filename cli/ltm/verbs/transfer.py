@@ -38,8 +38,10 @@ class Imported:
 
 def import_packets(lines, *, team: str | None = None, allow_unredacted: bool = False):
     """Push each packet of a JSON-lines file (an iterable of byte lines), with push's validation
-    and redaction pre-flight. A packet the hub already serves exactly so is left alone, so a
-    second run changes nothing. Yields an Imported per packet; a refusal does not stop the run."""
+    and redaction pre-flight. A packet the hub already serves exactly so, in the scope the import
+    goes to (`team`, else the person's own), is left alone, so a second run changes nothing; one
+    the person has elsewhere is pushed, and the hub's refusal reported. Yields an Imported per
+    packet; a refusal does not stop the run."""
     hub = connect()
     for number, raw in enumerate(lines, 1):
         if not raw.strip():
@@ -47,7 +49,7 @@ def import_packets(lines, *, team: str | None = None, allow_unredacted: bool = F
         packet_id = packet_id_of(raw)
         try:
             packet = check_for_push(raw, allow_unredacted=allow_unredacted)
-            if _served_as(hub, packet):
+            if _already_there(hub, packet, team):
                 yield Imported(number, packet_id, "already there")
                 continue
             push_to(hub, raw, team)
@@ -61,11 +63,20 @@ def import_packets(lines, *, team: str | None = None, allow_unredacted: bool = F
             yield Imported(number, packet_id, "pushed")
 
 
-def _served_as(hub: Hub, packet: dict) -> bool:
-    """True when the hub already serves this very packet to the person."""
+def _already_there(hub: Hub, packet: dict, team: str | None) -> bool:
+    """True when the hub already serves this very packet to the person, in `team` (or among their
+    own packets when None). GET answers whatever the packet's scope; its thread item says which."""
     try:
-        return hub.get_packet(packet["id"]).json() == packet
+        if hub.get_packet(packet["id"]).json() != packet:
+            return False
     except HubRequestError as exc:
         if exc.status == 404:
             return False
         raise
+    try:
+        scopes = [item.get("team") for item in hub.thread(packet["id"]) if item.get("id") == packet["id"]]
+    except HubRequestError as exc:
+        if exc.status is None or exc.status >= 500:
+            raise
+        return False  # a hub that cannot say where it is: the push decides
+    return scopes == [team or None]
