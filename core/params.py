@@ -174,7 +174,7 @@ def checked(serializer_class, data: dict) -> dict:
 @functools.cache
 def _reader(serializer_class):
     """One instance of each input serializer, made once: a new one per request would deep-copy
-    its fields every time (nine tenths of the cost, a measurable share of the packet list's).
+    its fields every time, most of what reading the parameters costs.
     Validating keeps nothing on the instance, and the fields here keep no state, so it serves
     every request (and thread) alike."""
     return serializer_class()
