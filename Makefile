@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run docs client worker beat test lint bench fuzz stack stack-check soak clean
+.PHONY: install run docs client worker beat test lint bench fuzz stack stack-check soak vps-check clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt requirements-docs.txt cli/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -82,6 +82,12 @@ stack-check: install
 
 soak: install
 	$(PY) checks/soak.py $(SOAK_ARGS)
+
+# The $5 VPS profile (docs/production.md): its stack on SQLite, 20,000 mixed requests, then the
+# proportional set size of all its processes, which must stay under 150 MiB.
+# VPS_CHECK_ARGS="--profile default" measures the default profile instead.
+vps-check: install
+	$(PY) checks/vps_check.py $(VPS_CHECK_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles docs_site client_dist artifacts .pytest_cache

@@ -16,6 +16,10 @@ from core.logs import MaskSecrets
 # local stack on loopback, a container listens on every interface.
 bind = [f"{os.environ.get('WEB_HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"]
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+# WEB_THREADS above 1: each worker answers that many requests at once in threads (gunicorn's
+# gthread workers), sharing one copy of the application; the $5 VPS profile runs one such worker
+# (docs/production.md).
+threads = int(os.environ.get("WEB_THREADS", "1"))
 # gunicorn's control socket is one path per user ($HOME/.gunicorn/gunicorn.ctl): several hubs on
 # one machine would take it from each other, and nothing here uses it.
 control_socket_disable = True

@@ -22,6 +22,9 @@ class User(AbstractUser):
     display = models.CharField(
         max_length=DISPLAY_MAX_LENGTH, blank=True, help_text="The name teams see. Empty: the username."
     )
+    share_mail = models.BooleanField(
+        default=True, help_text="Mail me when someone shares a packet with me (to a verified address)."
+    )
 
     @property
     def display_name(self) -> str:

@@ -60,6 +60,13 @@ def user_update_display(*, actor: User, display: str) -> User:
     return actor
 
 
+def user_set_share_mail(*, actor: User, share_mail: bool) -> User:
+    """Whether the person is mailed when someone shares a packet with them."""
+    actor.share_mail = bool(share_mail)
+    actor.save(update_fields=["share_mail"])
+    return actor
+
+
 @transaction.atomic
 def user_delete(*, actor: User) -> None:
     """Delete the account, its tokens and its personal packets.

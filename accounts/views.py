@@ -79,7 +79,7 @@ def token_revoke(request, token_id, name):
 
 @login_required
 def account(request):
-    """Email, password, display name and account deletion."""
+    """Email, password, display name, mail settings and account deletion."""
     form = DisplayNameForm(request.POST or None, initial={"display": request.user.display})
     if request.method == "POST" and form.is_valid():
         try:
@@ -96,6 +96,16 @@ def account(request):
         "owned_teams": request.user.owned_teams.order_by("name"),
     }
     return render(request, "accounts/account.html", context, status=400 if form.errors else 200)
+
+
+@dashboard_action("account")
+def account_share_mail(request):
+    """The account page's checkbox: an unticked box is simply absent from the form."""
+    share_mail = request.POST.get("share_mail") == "on"
+    services.user_set_share_mail(actor=request.user, share_mail=share_mail)
+    if share_mail:
+        return "You will get a mail when someone shares a packet with you."
+    return "No more mails about shares: they still show under Shared with me."
 
 
 @dashboard_action("account", confirm=DELETE_ACCOUNT, done="home")

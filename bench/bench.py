@@ -14,10 +14,12 @@ per call:
                once with all the connections, once with one (the latency of a search on a server
                that is not saturated)
 
-It prints one table: requests per second, p50/p99 latency (wrk's), throughput as a ratio of a
-healthz run made just before each call (the machine is shared and noisy: compare ratios taken
-inside one run), CPU per call, SQL round trips per call (bench/roundtrips.py), and the list's
-100,000÷100 ratio (each side's ratio to healthz). CPU per call is the CPU time (user + system,
+Beside the hub it starts the floor (bench/floor.py): a bare WSGI callable answering a constant
+small JSON, under gunicorn's sync workers, as many as the hub's. Each call is measured right after
+a floor run (--repeat times), and the table gives: requests per second, p50/p99 latency (wrk's),
+throughput and p99 as ratios to that floor run (the machine is shared and noisy: compare ratios
+taken inside one run; with --repeat, the median and the range), CPU per call, SQL round trips per
+call (bench/roundtrips.py), and the list's 100,000÷100 ratio (each side's ratio to the floor). CPU per call is the CPU time (user + system,
 /proc/<pid>/stat) that gunicorn's master and workers and the PostgreSQL backends connected to the
 bench's database spent during the run, divided by the requests wrk completed; PostgreSQL's shared
 background processes (WAL writer, checkpointer) are not counted, and wrk itself is not. The
@@ -27,6 +29,8 @@ ends mid-run and takes the CPU it spent out of the count.
     make bench                                   # SQLite
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ltm_bench make bench
     python bench/bench.py --duration 5 --json after.json --compare before.json
+    python bench/bench.py --duration 5 --repeat 3 --no-search    # ranges, without the search rows
+    python bench/bench.py --workers 1 --web-threads 4 --no-search  # the $5 VPS profile
 
 It re-seeds the packets of the users `bench` and `bench-search` in that database: never point it
 at production.
@@ -82,6 +86,15 @@ def setup_database() -> str:
     return token
 
 
+def delete_packets(owner) -> None:
+    """Every packet of `owner`. Rows that cascade from a packet make Django collect the packets
+    first, one parameter each: in chunks, under PostgreSQL's limit of 65,535 parameters."""
+    from packets.models import Packet
+
+    while ids := list(Packet.objects.filter(owner=owner).values_list("id", flat=True)[:10_000]):
+        Packet.objects.filter(id__in=ids).delete()
+
+
 def seed(count: int) -> str:
     """Replace the bench user's packets with `count` 3 KB packets (bulk insert, not the API), a
     second apart. Returns the id of one in the middle."""
@@ -89,7 +102,7 @@ def seed(count: int) -> str:
     from packets.models import Packet
 
     user = User.objects.get(username="bench")
-    Packet.objects.filter(owner=user).delete()
+    delete_packets(user)
     start = datetime(2026, 1, 1, tzinfo=UTC)
     body = packet_template()
     for first in range(0, count, 5000):
@@ -140,7 +153,7 @@ def seed_search(count: int) -> str:
 
     corpus = [json.loads(line) for line in (ROOT / "packets/tests/search_corpus.jsonl").read_text().splitlines()]
     user, _ = user_upsert(username="bench-search")
-    Packet.objects.filter(owner=user).delete()
+    delete_packets(user)
     rng = random.Random(14)
     start = datetime(2026, 1, 1, tzinfo=UTC)
     for first in range(0, count, 5000):
@@ -269,15 +282,15 @@ def run_wrk(port, path, args, mode="get", token="", body_file="", seconds=None, 
     return json.loads(lines[-1])
 
 
-def measure(port, path, args, processes, **wrk_options) -> dict:
+def measure(port, path, args, processes=None, **wrk_options) -> dict:
     """One wrk run after a short warm-up, with the CPU the serving processes spent during it."""
     run_wrk(port, path, args, seconds=args.warmup, **wrk_options)
-    pids = processes()
+    pids = processes() if processes else []
     before = cpu_seconds(pids)
     result = run_wrk(port, path, args, **wrk_options)
     after = cpu_seconds(pids)
     if result["http_errors"]:
-        raise SystemExit(f"{path}: {result['http_errors']} answers were HTTP errors (gunicorn's log above)")
+        raise SystemExit(f"{path}: {result['http_errors']} answers were HTTP errors (the server's log above)")
     spent = sum(after[pid] - before[pid] for pid in after if pid in before)
     result["processes"] = len(after)
     result["rate"] = result["requests"] / result["seconds"]
@@ -291,7 +304,14 @@ def main():
     parser.add_argument("--warmup", type=int, default=2, help="seconds of untimed load before each (default 2)")
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--threads", type=int, default=2, help="wrk threads")
-    parser.add_argument("--workers", type=int, default=3, help="gunicorn sync workers")
+    parser.add_argument("--workers", type=int, default=3, help="web workers of the hub, and of the floor")
+    parser.add_argument(
+        "--web-threads", type=int, default=1, help="threads per hub worker (WEB_THREADS; the $5 VPS profile: 4)"
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="(floor, call) pairs per call: the table gives their median and range"
+    )
+    parser.add_argument("--no-search", action="store_true", help="leave out the two search rows (and their seeding)")
     parser.add_argument(
         "--packets",
         type=int,
@@ -320,6 +340,7 @@ def main():
     os.environ.setdefault("DB_CONN_MAX_AGE", "3600")
     os.environ.setdefault("DATABASE_URL", f"sqlite:///{scratch}/bench.sqlite3")
     os.environ.pop("DEBUG", None)
+    os.environ["WEB_THREADS"] = str(args.web_threads)  # gunicorn.conf.py's; the floor reads no configuration
     create_database_if_missing(os.environ["DATABASE_URL"])
     token = setup_database()
     from django.db import connection
@@ -332,8 +353,25 @@ def main():
 
     few, many = args.packets
     seed(few)
-    rows, healthz_runs = {}, []
-    with gunicorn("--log-level", "warning", workers=args.workers) as (server, port):
+    rows = {}
+    # The hub as production starts it (gunicorn.conf.py: its access log goes to a file here), and
+    # the floor (bench/floor.py) beside it with as many workers.
+    hub_log = open(Path(scratch) / "hub.log", "ab")
+    floor_log = Path(scratch) / "floor.log"
+    with (
+        gunicorn("--log-level", "warning", workers=args.workers, stdout=hub_log, stderr=hub_log) as (server, port),
+        gunicorn(
+            "--log-level",
+            "warning",
+            workers=args.workers,
+            app="floor:application",
+            health="/",
+            cwd=HERE,
+            stdout=open(floor_log, "ab"),
+            stderr=subprocess.STDOUT,
+            log=floor_log,
+        ) as (_, floor_port),
+    ):
         # Fresh workers keep getting faster over their first requests: without this,
         # whichever call came first would look slower than it is.
         run_wrk(port, "/v1/packets?limit=50", args, token=token, seconds=3 * args.warmup)
@@ -342,13 +380,20 @@ def main():
             return serving_processes(server.pid, database)
 
         def run(name, path, **options):
-            # The machine is shared and its load drifts: each call is compared with a healthz run
-            # made just before it, through the same server.
-            print(f"  healthz, then {name} ...", file=sys.stderr, flush=True)
-            healthz_runs.append(measure(port, "/v1/healthz", args, processes))
-            rows[name] = measure(port, path, args, processes, **{"token": token, **options})
-            rows[name]["vs_healthz"] = rows[name]["rate"] / healthz_runs[-1]["rate"]
+            # The machine is shared and its load drifts: each call is compared with a floor run
+            # made just before it.
+            print(f"  floor, then {name} ...", file=sys.stderr, flush=True)
+            runs = []
+            for _ in range(args.repeat):
+                floor = measure(floor_port, "/", args)
+                result = measure(port, path, args, processes, **{"token": token, **options})
+                result["floor"] = {key: floor[key] for key in ("rate", "p50_ms", "p99_ms")}
+                result["vs_floor"] = result["rate"] / floor["rate"]
+                result["p99_vs_floor"] = result["p99_ms"] / floor["p99_ms"]
+                runs.append(result)
+            rows[name] = dict(median_run(runs), runs=runs)
 
+        run("healthz", "/v1/healthz")
         run(f"list, {few:,} packets", "/v1/packets?limit=50")
         started = time.monotonic()
         pull_id = seed(many)
@@ -357,63 +402,61 @@ def main():
         run("pull", f"/v1/packets/{pull_id}")
         run("push (new id)", "/v1/packets", mode="push", body_file=str(body_file))
         created = packet_count() - many
-        if created < rows["push (new id)"]["requests"]:
-            raise SystemExit(
-                f"push: wrk counted {rows['push (new id)']['requests']} requests but only "
-                f"{created} packets were created (ids not fresh?)"
+        pushed = sum(run["requests"] for run in rows["push (new id)"]["runs"])
+        if created < pushed:
+            raise SystemExit(f"push: wrk counted {pushed} requests but only {created} packets were created")
+        search_token = None
+        if not args.no_search:
+            started = time.monotonic()
+            search_token = seed_search(many)
+            print(
+                f"  seeded {many:,} varied packets for search in {time.monotonic() - started:.0f} s",
+                file=sys.stderr,
+                flush=True,
             )
-        started = time.monotonic()
-        search_token = seed_search(many)
-        print(
-            f"  seeded {many:,} varied packets for search in {time.monotonic() - started:.0f} s",
-            file=sys.stderr,
-            flush=True,
-        )
-        search = {"mode": "cycle", "body_file": str(search_paths), "token": search_token}
-        run(f"search, {many:,} packets", "/v1/search", **search)
-        # One search at a time: what a search costs a person when the server is not saturated
-        # (with 32 connections on 2 cores, every call's p99 is mostly queueing).
-        run("search, 1 connection", "/v1/search", connections=1, **search)
-    # The healthz row: its median run.
-    rows = {
-        "healthz": dict(sorted(healthz_runs, key=lambda r: r["rate"])[len(healthz_runs) // 2], vs_healthz=1.0),
-        **rows,
-    }
+            search = {"mode": "cycle", "body_file": str(search_paths), "token": search_token}
+            run(f"search, {many:,} packets", "/v1/search", **search)
+            # One search at a time: what a search costs a person when the server is not saturated
+            # (with 32 connections on 2 cores, every call's p99 is mostly queueing).
+            run("search, 1 connection", "/v1/search", connections=1, **search)
+    floor_runs = [run["floor"] for row in rows.values() for run in row["runs"]]
+    rows = {"floor": dict(sorted(floor_runs, key=lambda r: r["rate"])[len(floor_runs) // 2]), **rows}
 
     import roundtrips
 
     auth = {"Authorization": f"Bearer {token}"}
     pushed = iter(range(10**6))
-    trips = roundtrips.count_round_trips(
-        {
-            "healthz": lambda: ("GET", "/v1/healthz", None, {}),
-            "list": lambda: ("GET", "/v1/packets?limit=50", None, auth),
-            "pull": lambda: ("GET", f"/v1/packets/{pull_id}", None, auth),
-            "push": lambda: (
-                "POST",
-                "/v1/packets",
-                body_file.read_text().replace("__ID__", f"01BENCHTRIPS{next(pushed):014d}"),
-                auth,
-            ),
-            "search": lambda: (
-                "GET",
-                f"/v1/search?{urlencode({'q': SEARCH_QUERIES[0]})}",
-                None,
-                {"Authorization": f"Bearer {search_token}"},
-            ),
-        }
-    )
+    calls = {
+        "healthz": lambda: ("GET", "/v1/healthz", None, {}),
+        "list": lambda: ("GET", "/v1/packets?limit=50", None, auth),
+        "pull": lambda: ("GET", f"/v1/packets/{pull_id}", None, auth),
+        "push": lambda: (
+            "POST",
+            "/v1/packets",
+            body_file.read_text().replace("__ID__", f"01BENCHTRIPS{next(pushed):014d}"),
+            auth,
+        ),
+    }
+    if search_token:
+        calls["search"] = lambda: (
+            "GET",
+            f"/v1/search?{urlencode({'q': SEARCH_QUERIES[0]})}",
+            None,
+            {"Authorization": f"Bearer {search_token}"},
+        )
+    trips = roundtrips.count_round_trips(calls)
     for name, row in rows.items():
-        row["round_trips"] = trips[name.split()[0].rstrip(",")]
+        if name != "floor":
+            row["round_trips"] = trips[name.split()[0].rstrip(",")]
     report = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "database": connection.vendor,
         "cpus": os.cpu_count(),
+        "load_average": os.getloadavg(),
         "options": {k: v for k, v in vars(args).items() if k not in ("json", "compare")},
         "calls": rows,
-        # Each side against its own healthz run: the seeding between them takes a while.
-        "list_many_vs_few": rows[f"list, {many:,} packets"]["vs_healthz"]
-        / rows[f"list, {few:,} packets"]["vs_healthz"],
+        # Each side against its own floor run: the seeding between them takes a while.
+        "list_many_vs_few": rows[f"list, {many:,} packets"]["vs_floor"] / rows[f"list, {few:,} packets"]["vs_floor"],
     }
     earlier = json.loads(Path(args.compare).read_text()) if args.compare else None
     print_table(report, earlier)
@@ -421,29 +464,52 @@ def main():
         Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
 
 
+def median_run(runs: list[dict]) -> dict:
+    """The run of the median ratio to the floor, with the range of all the runs' ratios."""
+    middle = sorted(runs, key=lambda r: r["vs_floor"])[len(runs) // 2]
+    ratios = [r["vs_floor"] for r in runs]
+    p99s = [r["p99_vs_floor"] for r in runs]
+    return {
+        **{key: value for key, value in middle.items()},
+        "vs_floor_range": [min(ratios), max(ratios)],
+        "p99_vs_floor_range": [min(p99s), max(p99s)],
+    }
+
+
 def print_table(report, earlier=None) -> None:
     options = report["options"]
+    repeat = options.get("repeat", 1)
     print(
-        f"\nltm hub bench, {report['date']}: {report['database']}, {report['cpus']} CPUs, gunicorn "
-        f"{options['workers']} sync workers, wrk {options['connections']} connections, {options['duration']} s per call"
+        f"\nltm hub bench, {report['date']}: {report['database']}, {report['cpus']} CPUs, load average "
+        f"{report['load_average'][0]:.1f}, {options['workers']} web workers of {options.get('web_threads', 1)} "
+        f"thread(s) (the floor: as many gunicorn sync "
+        f"workers), wrk {options['connections']} connections, {options['duration']} s per call, {repeat} run(s) each"
     )
     header = (
-        f"{'call':<24}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}{'÷ healthz':>11}{'CPU ms/call':>13}{'round trips':>13}"
+        f"{'call':<24}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}{'÷ floor':>19}{'p99 ÷ floor':>19}"
+        f"{'CPU ms/call':>13}{'round trips':>13}"
     )
-    print(header + (f"{'earlier ÷ healthz':>19}" if earlier else ""))
+    print(header + (f"{'earlier ÷ floor':>17}" if earlier else ""))
+
+    def ratio(row, key):
+        low, high = row.get(f"{key}_range", (None, None))
+        text = f"{row[key]:.2f}"
+        return text + (f" ({low:.2f}-{high:.2f})" if repeat > 1 else "")
+
     for name, row in report["calls"].items():
-        line = (
-            f"{name:<24}{row['rate']:>8.0f}{row['p50_ms']:>9.1f}{row['p99_ms']:>9.1f}{row['vs_healthz']:>11.2f}"
-            f"{row['cpu_ms']:>13.2f}{row['round_trips']:>13}"
-        )
+        line = f"{name:<24}{row['rate']:>8.0f}{row['p50_ms']:>9.1f}{row['p99_ms']:>9.1f}"
+        if name == "floor":
+            print(line + f"{'1.00':>19}{'1.00':>19}{'-':>13}{'-':>13}")
+            continue
+        line += f"{ratio(row, 'vs_floor'):>19}{ratio(row, 'p99_vs_floor'):>19}{row['cpu_ms']:>13.2f}{row['round_trips']:>13}"
         if earlier:
-            before = earlier["calls"].get(name, {}).get("vs_healthz")
-            line += f"{before:>19.2f}" if before is not None else f"{'-':>19}"
+            before = earlier["calls"].get(name, {}).get("vs_floor")
+            line += f"{before:>17.2f}" if before is not None else f"{'-':>17}"
         errors = row["socket_errors"] + row["http_errors"]
         print(line + (f"  ({row['http_errors']} HTTP errors, {row['socket_errors']} socket errors)" if errors else ""))
     few, many = options["packets"]
-    ratio = f"list {many:,}÷{few:,} packets: {report['list_many_vs_few']:.2f} (each list's ÷ healthz)"
-    print(ratio + (f"  (earlier {earlier['list_many_vs_few']:.2f})" if earlier else ""))
+    ratio_line = f"list {many:,}÷{few:,} packets: {report['list_many_vs_few']:.2f} (each list's ÷ floor)"
+    print(ratio_line + (f"  (earlier {earlier['list_many_vs_few']:.2f})" if earlier else ""))
 
 
 if __name__ == "__main__":

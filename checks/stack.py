@@ -1,6 +1,6 @@
 """The production stack as `make stack` runs it (the Procfile under honcho, production settings),
-on loopback, for the scripts that check it: stack_check.py (a smoke journey with outages) and
-soak.py; fuzz.py borrows its port and readiness helpers. Each process type runs under its own honcho so one of them (the worker) can be killed
+on loopback, for the scripts that check it: stack_check.py (a smoke journey with outages),
+soak.py and vps_check.py (the $5 VPS profile, on SQLite without Redis); fuzz.py borrows its port and readiness helpers. Each process type runs under its own honcho so one of them (the worker) can be killed
 and started again without taking the others down; `stop()` ends every one, even after a failure.
 """
 
@@ -61,11 +61,22 @@ def wait_until_up(url: str, *, server: subprocess.Popen, deadline: float) -> Non
 
 
 class Stack:
+    """`redis_url` None: no Redis (the embedded default: tasks run in the web process). A SQLite
+    `database_url` (sqlite:///<folder>/ltm_stack....sqlite3) is a file, removed by create_database.
+    `env`: more variables for every process (the $5 VPS profile's, say)."""
+
     def __init__(
-        self, *, database_url: str, redis_url: str, web_processes: int = 1, web_concurrency: int = 2, log_dir: Path
+        self,
+        *,
+        database_url: str,
+        redis_url: str | None,
+        web_processes: int = 1,
+        web_concurrency: int = 2,
+        log_dir: Path,
+        env: dict[str, str] | None = None,
     ):
         database = urllib.parse.urlsplit(database_url)
-        if not database.path.lstrip("/").startswith("ltm_stack"):
+        if not Path(database.path).name.startswith("ltm_stack"):
             raise SystemExit("the stack scripts drop and create their database: name it ltm_stack...")
         self.database_url, self.redis_url = database_url, redis_url
         self.web_processes = web_processes
@@ -81,12 +92,13 @@ class Stack:
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "SECURE_COOKIES": "0",  # plain http on loopback
             "DATABASE_URL": database_url,
-            "REDIS_URL": redis_url,
+            "REDIS_URL": redis_url or "",
             "WEB_HOST": "127.0.0.1",
             "WEB_CONCURRENCY": str(web_concurrency),
             "PYTHONUNBUFFERED": "1",
+            **(env or {}),
         }
-        for name in ("DEBUG", "LTM_EXTERNAL_URL", "PORT"):
+        for name in ("DEBUG", "LTM_EXTERNAL_URL", "PORT", *(() if redis_url else ("REDIS_URL",))):
             self.env.pop(name, None)
 
     @property
@@ -95,6 +107,10 @@ class Stack:
 
     def create_database(self) -> None:
         database = urllib.parse.urlsplit(self.database_url)
+        if database.scheme == "sqlite":
+            for suffix in ("", "-wal", "-shm"):  # migrate makes the file again
+                Path(database.path + suffix).unlink(missing_ok=True)
+            return
         name = database.path.lstrip("/")
         with psycopg.connect(database._replace(path="/postgres").geturl(), autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

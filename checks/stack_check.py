@@ -4,9 +4,11 @@ Starts the Procfile's processes under honcho (production settings, plain http on
 fresh PostgreSQL database, the machine's Redis): the release step, two web processes on two
 ports, a Celery worker and beat. Then a journey through it: token auth, push, list, pull,
 publish, gunicorn's size limits, a tool call on the MCP endpoint, a device-flow sign-in approved
-in Chromium, a team invite accepted anonymously; state shared by the two web processes (a device code, the wrong-code limit, a session); the worker
-killed while tasks are sent; Redis stopped and started again. Prints PASS or FAIL and the time of
-each step, exits 1 on any failure, and stops everything it started, even on failure or timeout.
+in Chromium, a team invite accepted anonymously, `ltm conformance` with two accounts and 2,000
+hostile requests (its report: conformance.json in the logs folder); state shared by the two web
+processes (a device code, the wrong-code limit, a session); the worker killed while tasks are
+sent; Redis stopped and started again. Prints PASS or FAIL and the time of each step, exits 1 on
+any failure, and stops everything it started, even on failure or timeout.
 
     python checks/stack_check.py                       # as CI runs it (.ci/run)
     python checks/stack_check.py --database-url postgres://postgres@127.0.0.1:5432/ltm_stack
@@ -44,6 +46,7 @@ DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
 USER_CODE_LETTERS = "BCDFGHJKLMNPQRSTVWXZ"  # the hub's alphabet: wrong codes the hub reads as codes
 # The options the machine starts Redis with; the Redis step restarts it with their running values.
 REDIS_OPTIONS = ("daemonize", "bind", "port", "save", "appendonly", "dir", "logfile")
+CONFORMANCE_FUZZ = 2000  # hostile requests of the conformance step
 
 
 class Failed(Exception):
@@ -281,6 +284,24 @@ class Journey:
         Http().expect(410, "POST", invite["url"] + "/accept", body={})
         return "anonymous accept made an account and a token; the code works once"
 
+    def conformance(self):
+        """`ltm conformance` with alice's token and one of bob's, and 2,000 hostile requests: every
+        check passes but those only a person at a browser can make happen, and those of a secret
+        scan that refuses (the stack flags, the hub's default)."""
+        bob = self.stack.manage("ltm_token", "bob", "--name", "conformance")
+        report = self.stack.log_dir / "conformance.json"
+        command = [sys.executable, "-m", "ltm", "conformance", self.a, "--token", self.api.token, "--token2", bob]
+        command += ["--fuzz", str(CONFORMANCE_FUZZ), "--format", "json", "-o", str(report)]
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240)
+        lines = done.stdout.strip().splitlines()
+        check(done.returncode == 0, "\n".join([*lines[-60:], done.stderr[-2000:]]))
+        checks = json.loads(report.read_text())["checks"]
+        skipped = {c["name"]: c["detail"] for c in checks if c["outcome"] == "skip"}
+        expected = ("needs a person", "waiting out", "does not offer a secret scan that refuses")
+        check(all(any(reason in why for reason in expected) for why in skipped.values()), f"skipped: {skipped}")
+        seed = next(line for line in lines if line.startswith("fuzz:")).split("(")[0]
+        return f"{lines[-1]}; {seed.strip()}"
+
     def two_web_processes(self):
         # A device code minted on web.1, approved on web.2 with a session signed in on web.1,
         # polled on web.2.
@@ -429,7 +450,7 @@ def main():
         help="dropped and created again; its name must start with ltm_stack",
     )
     parser.add_argument("--redis-url", default=os.environ.get("LTM_STACK_REDIS_URL", DEFAULT_REDIS_URL))
-    parser.add_argument("--timeout", type=int, default=300, help="seconds for the whole check")
+    parser.add_argument("--timeout", type=int, default=420, help="seconds for the whole check")
     args = parser.parse_args()
 
     log_dir = Path(tempfile.mkdtemp(prefix="ltm-stack-check-"))
@@ -452,6 +473,7 @@ def main():
         journey.mcp_tool_call,
         journey.device_flow_in_chromium,
         journey.team_invite,
+        journey.conformance,
         journey.two_web_processes,
         journey.worker_killed,
         journey.redis_stopped,

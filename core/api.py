@@ -23,6 +23,7 @@ HTTP_STATUS = {
     errors.Conflict: 409,
     errors.Gone: 410,
     errors.LengthRequired: 411,
+    errors.Unprocessable: 422,
     errors.TooManyRequests: 429,
 }
 
@@ -39,7 +40,7 @@ def http_status(error: errors.HubError) -> int:
 def exception_handler(exc, context):
     """DRF's handler, reshaped so every error body is `{"error": message}`."""
     if isinstance(exc, errors.HubError):
-        return Response({"error": exc.message}, status=http_status(exc))
+        return Response({"error": exc.message, **exc.extra}, status=http_status(exc))
     if isinstance(exc, Http404):
         return Response({"error": "not found"}, status=404)
     response = drf_exception_handler(exc, context)
@@ -109,6 +110,7 @@ ERROR_MEANINGS = {
     409: "conflicts with the current state",
     410: "invite expired or already consumed",
     411: "the body was sent without a Content-Length header",
+    422: "the packet looks like it carries secrets and this hub or team refuses such packets (`findings` says where)",
     429: "too many attempts; wait, then try again",
     503: "a dependency of the hub (database or cache) is down; try again later",
 }

@@ -8,12 +8,14 @@ Each kind stands for one HTTP status, mapped in `core.api.http_status`: the /v1 
 
 class HubError(Exception):
     """A refusal with a message for people. `code` is the machine-readable reason where a
-    protocol names one (the OAuth error codes of RFC 6749 section 5.2 and RFC 8628)."""
+    protocol names one (the OAuth error codes of RFC 6749 section 5.2 and RFC 8628); `extra`,
+    more fields for the /v1 error body beside "error" (e.g. the findings of a secret scan)."""
 
-    def __init__(self, message: str, *, code: str | None = None):
+    def __init__(self, message: str, *, code: str | None = None, extra: dict | None = None):
         super().__init__(message)
         self.message = message
         self.code = code
+        self.extra = extra or {}
 
 
 class BadRequest(HubError):
@@ -37,6 +39,10 @@ class Conflict(HubError):
 
 
 class Gone(HubError):
+    pass
+
+
+class Unprocessable(HubError):
     pass
 
 

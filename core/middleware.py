@@ -1,8 +1,13 @@
-"""Request checks that apply to every URL of the hub."""
+"""Request checks that apply to every URL of the hub, and the wire API's own middleware list."""
 
 import base64
+import re
+import threading
 from urllib.parse import unquote, unquote_plus
 
+from csp.utils import build_policy
+from django.conf import settings
+from django.core.handlers.base import BaseHandler
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 
@@ -81,3 +86,67 @@ def _basic_credentials(request) -> str:
         return unquote_plus(base64.b64decode(value).decode("latin-1"))
     except ValueError:  # not base64 (binascii.Error), or not ASCII
         return ""
+
+
+# Pages for people that live under /v1: the invite link a browser opens (session sign-in, a form
+# that posts) and the API's docs page (Redoc, under a policy of its own). They keep MIDDLEWARE.
+PAGES_UNDER_V1 = re.compile(r"/v1/(docs|invites/[^/]+)")
+
+
+def is_api_path(path_info: str) -> bool:
+    """Whether a request is for the wire API, which runs settings.API_MIDDLEWARE."""
+    return path_info.startswith("/v1/") and not PAGES_UNDER_V1.fullmatch(path_info)
+
+
+class ApiMiddleware:
+    """A request for the wire API (/v1, but for the pages above) is handed to its own middleware
+    list, settings.API_MIDDLEWARE, and skips the rest of MIDDLEWARE: sessions, CSRF, messages,
+    allauth, django-csp and django-axes are for pages, and a bearer API needs none of them (its
+    views are CSRF-exempt DRF views that read no session and never check a password).
+
+    Django runs one middleware list for every URL; this is the second list, for one prefix. It
+    stands right after CollapseApiLeadingSlashes, so `//v1/...` counts as /v1."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.api = ApiHandler()
+
+    def __call__(self, request):
+        if is_api_path(request.path_info):
+            return self.api.get_response(request)
+        return self.get_response(request)
+
+
+class ApiHandler(BaseHandler):
+    """Django's own request handling (URL resolution, the view, exceptions to responses, the
+    middleware hooks) behind settings.API_MIDDLEWARE. Django's loader reads one list,
+    settings.MIDDLEWARE: it is handed the API's list while it builds this handler, once per
+    process as the application loads, and the pages' list is put back before any request."""
+
+    # Two handlers built at once (test clients in threads) must not interleave the swap: one
+    # would take the other's API list for the pages' list and leave it in place.
+    _swapping = threading.Lock()
+
+    def __init__(self):
+        with self._swapping:
+            pages = settings.MIDDLEWARE
+            settings.MIDDLEWARE = settings.API_MIDDLEWARE
+            try:
+                self.load_middleware()
+            finally:
+                settings.MIDDLEWARE = pages
+
+
+class SitePolicy:
+    """The site's Content-Security-Policy (settings.CONTENT_SECURITY_POLICY, as django-csp writes
+    it for pages) on every API answer that has none: a browser that opens one is held to the same
+    policy as a page. Built once; no answer of the API takes a nonce or a policy of its own."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.policy = build_policy()
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        response.headers.setdefault("Content-Security-Policy", self.policy)
+        return response

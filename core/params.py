@@ -115,6 +115,21 @@ class TextField(_Worded, serializers.CharField):
         return data
 
 
+@extend_schema_field(OpenApiTypes.BOOL)
+class FlagField(_Worded, serializers.Field):
+    """A JSON true or false, exactly (DRF's BooleanField takes "yes", 1 and "on" too)."""
+
+    default_error_messages = {"invalid": "{field} must be true or false; got {got}"}
+
+    def to_internal_value(self, data) -> bool:
+        if isinstance(data, bool):
+            return data
+        self.fail("invalid", got=shown(data))
+
+    def to_representation(self, value) -> bool:
+        return value
+
+
 class ChoiceParam(_Worded, serializers.Field):
     """One of `choices` (texts), exactly (DRF's ChoiceField takes 1 for "1")."""
 

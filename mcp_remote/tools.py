@@ -17,14 +17,21 @@ from django.http import HttpRequest
 
 from accounts.authentication import SCOPE_REFUSED
 from accounts.models import User
-from core.errors import HubError
+from core.errors import HubError, Unprocessable
 from core.links import hub_url
 from core.timestamps import rfc3339
 from ltm.protocol import tool_calls
 from ltm.protocol import tools as specs
 from ltm.protocol.tokens import token_checksum, token_identity
 from packets import selectors, services
-from packets.serializers import PacketListItemSerializer, ThreadItemSerializer
+from packets.serializers import (
+    PacketListItemSerializer,
+    ShareListItemSerializer,
+    ShareSerializer,
+    ThreadItemSerializer,
+)
+from packets.shares import DEFAULT_LIMIT as SHARES_DEFAULT_LIMIT
+from packets.shares import packet_page_link, share_create, shares_list
 from teams.selectors import team_get_for_member
 
 log = logging.getLogger(__name__)
@@ -76,19 +83,22 @@ class HubBackend:
     def user(self) -> User:
         return self.caller.user
 
-    def push(self, packet: dict, team: str | None) -> tuple[str, str]:
+    def push(self, packet: dict, team: str | None) -> tuple[str, str, list[dict]]:
         scope = team_get_for_member(viewer=self.user, name=team) if team else None
-        stored = services.packet_push(actor=self.user, packet=packet, team=scope)
-        return hub_url(self.caller.request), stored.id
+        try:
+            stored = services.packet_push(actor=self.user, packet=packet, team=scope)
+        except Unprocessable as refusal:  # the secret scan's refusal: its findings tell the agent what to fix
+            raise tool_calls.ToolError(specs.secrets_refused_message(refusal.extra["findings"])) from None
+        return hub_url(self.caller.request), stored.id, stored.findings
 
     def packet(self, packet_id: str) -> dict:
         return json.loads(self.pull(packet_id))
 
     def pull(self, packet_id: str) -> str:
-        return selectors.packet_get(viewer=self.user, packet_id=packet_id).body
+        return services.packet_read(viewer=self.user, packet_id=packet_id).body
 
     def show(self, packet_id: str):
-        packet = selectors.packet_get(viewer=self.user, packet_id=packet_id)
+        packet = services.packet_read(viewer=self.user, packet_id=packet_id)
         if not packet.public_slug:
             return json.loads(packet.body), None, None
         return (
@@ -105,17 +115,7 @@ class HubBackend:
         hits = selectors.packet_text_search(
             viewer=self.user, text=q, team_name=team, limit=limit or selectors.SEARCH_DEFAULT_LIMIT
         )
-        return [
-            tool_calls.search_result(
-                id=hit.packet.id,
-                created_at=rfc3339(hit.packet.created_at),
-                goal=hit.packet.goal,
-                team=hit.team,
-                snippet=hit.snippet_text,
-                score=hit.score,
-            )
-            for hit in hits
-        ]
+        return [hit.result() for hit in hits]
 
     def packets(self, limit: int | None, team: str | None) -> list[dict]:
         packets = selectors.packet_list(viewer=self.user, team_name=team, limit=limit or selectors.DEFAULT_LIMIT)
@@ -129,6 +129,15 @@ class HubBackend:
 
     def unpublish(self, packet_id: str) -> None:
         services.packet_unpublish(actor=self.user, packet_id=packet_id)
+
+    def share(self, packet_id: str, to: str, note: str | None) -> tuple[dict, bool]:
+        link = packet_page_link(self.caller.request)
+        share, created = share_create(actor=self.user, packet_id=packet_id, to=to, note=note, link=link)
+        return ShareSerializer(share).data, created
+
+    def shares(self, direction: str, limit: int | None) -> list[dict]:
+        listed = shares_list(viewer=self.user, direction=direction, limit=limit or SHARES_DEFAULT_LIMIT)
+        return ShareListItemSerializer(listed, many=True).data
 
     def whoami(self) -> dict:
         user = self.user

@@ -1,5 +1,6 @@
 """The wire API for packets: POST/GET /v1/packets, GET/DELETE /v1/packets/{id},
-POST/DELETE /v1/packets/{id}/publish, GET /v1/packets/{id}/thread, GET /v1/export and GET /v1/search."""
+POST/DELETE /v1/packets/{id}/publish, GET /v1/packets/{id}/thread, GET /v1/export, GET /v1/search,
+and shares: POST /v1/packets/{id}/shares, GET /v1/shares and DELETE /v1/shares/{id}."""
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -9,22 +10,30 @@ from rest_framework.views import APIView
 
 from core.api import NO_CONTENT, error_responses, json_answer, no_content_method
 from core.errors import BadRequest, LengthRequired
-from core.params import query
+from core.params import body, query
 from core.parsers import read_json_body
 from core.timestamps import rfc3339
 from ltm.protocol.packet import MAX_PACKET_BYTES, PacketError, validate_packet
-from packets import selectors, services
+from packets import findings, selectors, services, shares
 from packets.export import export_response
 from packets.serializers import (
     ExportQuerySerializer,
+    FindingClearRequestSerializer,
+    FindingListSerializer,
     ListQuerySerializer,
-    PacketIdSerializer,
     PacketListSerializer,
     PacketSerializer,
     PublishedSerializer,
+    PushedSerializer,
     PushQuerySerializer,
+    ReviewQueueQuerySerializer,
+    ReviewQueueSerializer,
     SearchQuerySerializer,
     SearchResultsSerializer,
+    ShareCreatedSerializer,
+    ShareCreateRequestSerializer,
+    ShareListSerializer,
+    SharesQuerySerializer,
     ThreadSerializer,
 )
 from teams.selectors import team_get_for_member
@@ -61,10 +70,14 @@ def _read_packet(request) -> dict:
 @extend_schema_view(
     post=extend_schema(
         summary="Push a packet",
-        description="The body is the packet (at most 32 KiB). Re-pushing an id the caller owns replaces it.",
+        description=(
+            "The body is the packet (at most 32 KiB). Re-pushing an id the caller owns replaces it. "
+            "The hub's secret scan (hub extension) may refuse it (422 with `findings`) or store it "
+            "quarantined (201 with `findings`)."
+        ),
         parameters=[PushQuerySerializer],
         request={"application/json": PacketSerializer},
-        responses={201: PacketIdSerializer, **error_responses(400, 404, 409, 411)},
+        responses={201: PushedSerializer, **error_responses(400, 404, 409, 411, 422)},
     ),
     get=extend_schema(
         summary="List packets, newest first",
@@ -78,7 +91,9 @@ class PacketCollection(APIView):
         team = _team(request.user, query(PushQuerySerializer, request)["team"])
         packet = _read_packet(request)
         stored = services.packet_push(actor=request.user, packet=packet, team=team)
-        # PacketIdSerializer describes this answer; written directly, like the list's.
+        # PushedSerializer describes this answer; written directly, like the list's.
+        if stored.findings:
+            return json_answer({"id": stored.id, "findings": stored.findings}, status=201)
         return json_answer({"id": stored.id}, status=201)
 
     def get(self, request):
@@ -123,7 +138,7 @@ class PacketCollection(APIView):
 )
 class PacketItem(APIView):
     def get(self, request, packet_id):
-        packet = selectors.packet_get(viewer=request.user, packet_id=packet_id)
+        packet = services.packet_read(viewer=request.user, packet_id=packet_id)
         response = HttpResponse(packet.body, content_type="application/json")
         # Server facts travel in headers: the body must stay exactly the packet.
         if packet.public_slug:
@@ -234,3 +249,124 @@ class PacketSearch(APIView):
         # SearchResultsSerializer describes this answer; Hit.result() writes each result as the MCP
         # tools list them, and the answer is written directly, as the list's.
         return json_answer({"results": [hit.result() for hit in hits]})
+
+
+# Shares (a hub extension).
+
+
+@extend_schema_view(
+    post=extend_schema(
+        summary="Share a packet with a person (hub extension)",
+        description=(
+            "Hands the packet to one person by username: they may then read it wherever reading happens "
+            "(GET /v1/packets/{id}, thread, search, export), never change it. A personal packet is shared by "
+            "its creator; a team packet by any member, if the team allows sharing outside it "
+            "(`share_outside`, 403 otherwise). 201 with the new share; 200 with the existing one when the "
+            "same person already has it from the caller (its note replaced). Unknown username: 404 "
+            '`{"error": "no such user"}`; the caller themselves: 400; a packet the caller cannot read: 404. '
+            "Shares per sender are limited (429)."
+        ),
+        request={"application/json": ShareCreateRequestSerializer},
+        responses={
+            201: ShareCreatedSerializer,
+            200: ShareCreatedSerializer,
+            **error_responses(400, 403, 404, 429),
+        },
+    ),
+)
+class PacketShares(APIView):
+    def post(self, request, packet_id):
+        asked = body(ShareCreateRequestSerializer, request)
+        share, created = shares.share_create(
+            actor=request.user,
+            packet_id=packet_id,
+            to=asked["to"],
+            note=asked["note"],
+            link=shares.packet_page_link(request),
+        )
+        return Response(ShareCreatedSerializer({"share": share}).data, status=201 if created else 200)
+
+
+@extend_schema_view(
+    get=extend_schema(
+        summary="Shares with the caller, or by them (hub extension)",
+        description="`direction=in` (the default) is the caller's inbox; `out`, what they shared. Newest first.",
+        parameters=[SharesQuerySerializer],
+        responses={200: ShareListSerializer, **error_responses(400)},
+    ),
+)
+class ShareCollection(APIView):
+    def get(self, request):
+        asked = query(SharesQuerySerializer, request)
+        listed = shares.shares_list(viewer=request.user, direction=asked["direction"], limit=asked["limit"])
+        return Response(ShareListSerializer({"shares": listed}).data)
+
+
+@extend_schema_view(
+    delete=extend_schema(
+        summary="Withdraw or dismiss a share (hub extension)",
+        description=(
+            "Its sender withdraws it, or its recipient dismisses it; the recipient's next request no longer "
+            "reads the packet through it. 404 for anyone else."
+        ),
+        responses={204: NO_CONTENT, **error_responses(404)},
+    ),
+)
+class ShareItem(APIView):
+    delete = no_content_method(shares.share_delete)
+
+
+# The hub's secret scan (a hub extension).
+
+
+@extend_schema_view(
+    get=extend_schema(
+        summary="A packet's secret-scan findings (hub extension)",
+        description="Where the hub's secret scan found something that looks like a secret, and whether it was cleared. 404 as for GET /v1/packets/{id}.",
+        responses={200: FindingListSerializer, **error_responses(404)},
+    ),
+)
+class PacketFindings(APIView):
+    def get(self, request, packet_id):
+        rows = findings.findings_list(viewer=request.user, packet_id=packet_id)
+        return Response(FindingListSerializer({"findings": rows}).data)
+
+
+@extend_schema_view(
+    post=extend_schema(
+        summary="Clear a packet's findings (hub extension)",
+        description=(
+            "The packet's creator, or the owner or an admin of its team, says why its findings are not secrets: "
+            "the quarantine ends (it may be published and shared again) and the team's log keeps who and why."
+        ),
+        request={"application/json": FindingClearRequestSerializer},
+        responses={200: FindingListSerializer, **error_responses(400, 403, 404, 409)},
+    ),
+)
+class PacketFindingsClear(APIView):
+    def post(self, request, packet_id):
+        asked = body(FindingClearRequestSerializer, request)
+        packet = findings.findings_clear(actor=request.user, packet_id=packet_id, reason=asked["reason"])
+        return Response(FindingListSerializer({"findings": findings.finding_rows(packet)}).data)
+
+
+@extend_schema_view(
+    get=extend_schema(
+        summary="The secret-scan review queue (hub extension)",
+        description=(
+            "Open findings of the packets the caller pushed, and of every packet of the teams they own or "
+            "administer (`team`: only that team's)."
+        ),
+        parameters=[ReviewQueueQuerySerializer],
+        responses={200: ReviewQueueSerializer, **error_responses(404)},
+    ),
+)
+class ReviewQueue(APIView):
+    def get(self, request):
+        team = _team(request.user, query(ReviewQueueQuerySerializer, request)["team"])
+        queued = [
+            {"packet": packet, **finding}
+            for packet in findings.review_queue(viewer=request.user, team=team)
+            for finding in packet.findings
+        ]
+        return Response(ReviewQueueSerializer({"findings": queued}).data)

@@ -7,6 +7,12 @@ class PacketsConfig(AppConfig):
 
     def ready(self):
         from accounts.signals import user_deleting
-        from packets import services
+        from packets import services, shares
+        from teams.signals import sharing_narrowed
 
         user_deleting.connect(services.packets_hand_to_teams, dispatch_uid="packets-hand-to-teams")
+        sharing_narrowed.connect(shares.shares_prune, dispatch_uid="packets-shares-prune")
+
+        # Register the Celery tasks in every process, not only in workers: services enqueue them
+        # by name, and in eager mode (development, tests) the web process runs them itself.
+        from packets import scan_tasks, tasks  # noqa: F401

@@ -1,13 +1,16 @@
-"""The packet, and who may read and change one: READ and CHANGE below are the one statement of
-each rule, read by the queryset (Packet.objects.visible_to / changeable_by) and by the SQL
-fragments of the hot paths that run plain SQL."""
+"""The packet, and who may read, change and share one: READ, CHANGE and SHARE below are the one
+statement of each rule, read by the queryset (Packet.objects.visible_to / changeable_by /
+shareable_by) and, for reading and changing, by the SQL fragments of the hot paths that run plain
+SQL. A Share hands one packet to one person, who may then read it (and nothing more)."""
 
 from typing import NamedTuple
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
+from core.ids import new_id
 from teams.models import Membership, Team
 
 ALL_ROLES = tuple(role for role, _ in Membership.ROLES)
@@ -15,25 +18,34 @@ ALL_ROLES = tuple(role for role, _ in Membership.ROLES)
 
 class Right(NamedTuple):
     """Who holds a right on a packet: its creator (on their personal packets only, or on the team
-    packets they pushed too) and the members of the packet's team whose role is one of `roles`.
+    packets they pushed too), the members of the packet's team whose role is one of `roles`, and
+    (when `shared`) the people it was shared with.
 
     Each right is declared here once and read two ways, as a queryset filter (`q`) and as a SQL
     condition for the hot paths that run plain SQL (`sql`), so the two cannot drift apart."""
 
     creator_on_team_packets: bool
     roles: tuple[str, ...]
+    shared: bool = False
 
     def q(self, person) -> Q:
         mine = Q(owner_id=person.pk) if self.creator_on_team_packets else Q(team__isnull=True, owner_id=person.pk)
         teams = Membership.objects.filter(user_id=person.pk)
         if self.roles != ALL_ROLES:
             teams = teams.filter(role__in=self.roles)
-        return mine | Q(team_id__in=teams.values("team_id"))
+        held = mine | Q(team_id__in=teams.values("team_id"))
+        if self.shared:
+            held |= Q(pk__in=Share.objects.filter(recipient_id=person.pk).values("packet_id"))
+        return held
 
     def sql(self, alias: str, person) -> tuple[str, list]:
         """(condition, params) on `alias`, a row of the packets table."""
         mine = f"{alias}.owner_id = %s" if self.creator_on_team_packets else _personal(alias)
-        return f"({mine} OR {alias}.team_id IN ({self.teams_sql()}))", [person.pk, person.pk]
+        held, params = f"{mine} OR {alias}.team_id IN ({self.teams_sql()})", [person.pk, person.pk]
+        if self.shared:
+            held += f" OR {alias}.id IN (SELECT packet_id FROM {Share._meta.db_table} WHERE recipient_id = %s)"
+            params.append(person.pk)
+        return f"({held})", params
 
     def teams_sql(self) -> str:
         """SELECT of the teams where the person (its one parameter) holds the right by their role."""
@@ -43,8 +55,9 @@ class Right(NamedTuple):
         return sql
 
 
-# Reading: your personal packets, and every packet of a team you are in, whatever your role.
-READ = Right(creator_on_team_packets=False, roles=ALL_ROLES)
+# Reading: your personal packets, every packet of a team you are in, whatever your role, and every
+# packet shared with you.
+READ = Right(creator_on_team_packets=False, roles=ALL_ROLES, shared=True)
 # Changing (delete, publish, unpublish): every packet you pushed, even to a team you have since
 # left, and every packet of a team you own or administer.
 CHANGE = Right(creator_on_team_packets=True, roles=Membership.MANAGERS)
@@ -85,6 +98,14 @@ def team_readable_sql(alias: str, viewer, team_name: str) -> tuple[str, list]:
     return sql, [team_name, viewer.pk]
 
 
+def shareable_q(person) -> Q:
+    """SHARE, the packets `person` may share with someone by name: their own personal packets,
+    and every packet of a team they are in that allows sharing outside it (Team.share_outside).
+    A share lasts while its sender holds this right (packets.shares.shares_prune)."""
+    teams = Membership.objects.filter(user_id=person.pk, team__share_outside=True)
+    return Q(team__isnull=True, owner_id=person.pk) | Q(team_id__in=teams.values("team_id"))
+
+
 class PacketQuerySet(models.QuerySet):
     def visible_to(self, viewer):
         """The packets `viewer` may read (READ)."""
@@ -93,6 +114,22 @@ class PacketQuerySet(models.QuerySet):
     def changeable_by(self, actor):
         """The packets `actor` may delete, publish and unpublish (CHANGE)."""
         return self.filter(CHANGE.q(actor))
+
+    def shareable_by(self, actor):
+        """The packets `actor` may share with a person by name (SHARE)."""
+        return self.filter(shareable_q(actor))
+
+
+# What the secret scan says of a packet: a push, a move and a rescan set them together
+# (Packet.record_scan).
+SCAN_FIELDS = (
+    "findings",
+    "scanned_at",
+    "quarantined",
+    "findings_cleared_by",
+    "findings_cleared_at",
+    "findings_clear_reason",
+)
 
 
 class Packet(models.Model):
@@ -123,6 +160,19 @@ class Packet(models.Model):
     # slug is minted on each publish after an unpublish, so a leaked old link stays dead.
     public_slug = models.CharField(max_length=64, unique=True, null=True, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
+    # The hub's secret scan (packets.findings): what it found when the packet was last pushed or
+    # rescanned, as [{"path", "kind"}] (never the secret itself). A packet with findings is
+    # quarantined (not published, not shared) until a clean re-push or a cleared finding; a re-push
+    # scans again and forgets the last clearing.
+    findings = models.JSONField(default=list, blank=True)
+    scanned_at = models.DateTimeField(null=True, blank=True)
+    quarantined = models.BooleanField(default=False)
+    # No index: every push would write it, and only deleting an account looks packets up by it.
+    findings_cleared_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", db_index=False
+    )
+    findings_cleared_at = models.DateTimeField(null=True, blank=True)
+    findings_clear_reason = models.CharField(max_length=500, blank=True)
 
     objects = PacketQuerySet.as_manager()
 
@@ -136,10 +186,17 @@ class Packet(models.Model):
             models.Index(fields=["team", "-created_at", "-id"], name="packet_team_newest"),
             # The chain on a packet's page: its children, found by their parent_id.
             models.Index(fields=["parent_id"], name="packet_parent"),
+            # The review queue: the few packets held back by the secret scan.
+            models.Index(fields=["team", "owner"], condition=Q(quarantined=True), name="packet_quarantined"),
         ]
 
     def __str__(self) -> str:
         return f"{self.id}: {self.goal[:60]}"
+
+    def record_scan(self, findings: list[dict], at) -> None:
+        """A scan's findings: quarantined when there are any, and an earlier clearing forgotten."""
+        self.findings, self.scanned_at, self.quarantined = findings, at, bool(findings)
+        self.findings_cleared_by, self.findings_cleared_at, self.findings_clear_reason = None, None, ""
 
     def movable_by(self, actor) -> bool:
         """Moving between scopes is for the creator only: a team's managers may delete its packets,
@@ -149,3 +206,58 @@ class Packet(models.Model):
     @property
     def tag_list(self) -> list[str]:
         return self.tags.split()
+
+
+SHARE_NOTE_MAX_LENGTH = 500
+
+
+class Share(models.Model):
+    """One packet handed to one person by name: the recipient may read it wherever reading
+    happens (READ), never change it. One share per packet, sender and recipient; sharing again
+    updates the note. It ends when withdrawn or dismissed, when the packet goes, or when its
+    sender no longer may share the packet (SHARE)."""
+
+    id = models.CharField(primary_key=True, max_length=26, default=new_id, editable=False)
+    # On PostgreSQL the database deletes a packet's shares with it (migration 0010): the packet's
+    # delete is one plain statement, and a share made meanwhile must not block it.
+    packet = models.ForeignKey(Packet, on_delete=models.CASCADE, related_name="shares")
+    sender = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="shares_sent")
+    recipient = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="shares_received")
+    note = models.CharField(max_length=SHARE_NOTE_MAX_LENGTH, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    seen_at = models.DateTimeField(null=True, blank=True, help_text="When the recipient first read the packet.")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["packet", "sender", "recipient"], name="one_share_per_sender_and_recipient")
+        ]
+        indexes = [
+            # The inbox (and READ's test of a packet): what was shared with one person, newest first.
+            models.Index(fields=["recipient", "-created_at"], name="share_inbox_newest"),
+            models.Index(fields=["sender", "-created_at"], name="share_sent_newest"),
+        ]
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"share of {self.packet_id} with {self.recipient_id}"
+
+
+class ScanRun(models.Model):
+    """One rescan of stored packets with today's secret-scan patterns (manage.py ltm_scan), run
+    by a Celery task that records its progress here, so whoever started it can follow it."""
+
+    id = models.CharField(primary_key=True, max_length=26, default=new_id, editable=False)
+    team = models.ForeignKey("teams.Team", on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    requested_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    total = models.PositiveIntegerField(default=0)
+    scanned = models.PositiveIntegerField(default=0)
+    flagged = models.PositiveIntegerField(default=0)
+    unflagged = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-requested_at"]
+
+    def __str__(self) -> str:
+        return f"scan {self.id}: {self.scanned}/{self.total}"

@@ -17,6 +17,7 @@ from core.timestamps import rfc3339
 from ltm.protocol.tool_calls import search_result
 from packets.models import Packet, personal_sql, readable_sql, team_readable_sql
 from packets.search_query import PACKET_ID, WORD, Query, fts5_query, parse, stem, tsquery_sql
+from packets.shares import shared_by
 from teams.models import Team
 from teams.selectors import team_get_for_member
 
@@ -30,11 +31,12 @@ MAX_LIMIT = 100
 
 @dataclass
 class Hit:
-    packet: Packet  # id, created_at, goal, next_step, body, tags, project, owner_id, team_id, public_slug
+    packet: Packet  # id, created_at, goal, next_step, body, tags, project, owner_id, team_id, public_slug, quarantined
     team: str | None
     score: float  # 0 to 1, higher is better; 1 for a packet named by its id
     snippet: list[tuple[str, bool]]  # (text, is a match) pieces; their texts joined are the snippet
     goal: list[tuple[str, bool]]  # the goal, in the same pieces
+    shared_by: str | None = None  # who shared it with the viewer, if someone did
 
     @property
     def snippet_text(self) -> str:
@@ -51,6 +53,7 @@ class Hit:
             team=self.team,
             snippet=self.snippet_text,
             score=self.score,
+            shared_by=self.shared_by,
         )
 
 
@@ -81,6 +84,8 @@ def search_packets(
     if not found and team_name is not None:
         team_get_for_member(viewer=viewer, name=team_name)  # nothing found: is it the team's 404?
     stems = query.wanted_stems
+    best = list(found.values())[:limit]
+    senders = shared_by(viewer=viewer, packet_ids=[packet.id for packet, _ in best]) if best else {}
     return [
         Hit(
             packet=packet,
@@ -88,14 +93,15 @@ def search_packets(
             score=score,
             snippet=_snippet(packet, stems),
             goal=_marked(packet.goal, stems),
+            shared_by=senders.get(packet.id),
         )
-        for packet, score in list(found.values())[:limit]
+        for packet, score in best
     ]
 
 
 _COLUMNS = (
     "p.id, p.created_at, p.goal, p.next_step, p.body, p.tags, p.project, p.owner_id, p.team_id, "
-    "p.public_slug, t.name AS team_name"
+    "p.public_slug, p.quarantined, t.name AS team_name"
 )
 
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 from core.errors import NotFound
 from core.links import external_url
 from packets import search
-from packets.models import Packet, personal_sql, readable_sql, team_readable_sql
+from packets.models import Packet, Share, personal_sql, readable_sql, team_readable_sql
 from teams.models import Team
 from teams.selectors import team_get_for_member
 
@@ -77,34 +77,42 @@ PULL_FIELDS = ("id", "owner_id", "team_id", "body", "public_slug", "published_at
 
 
 def packet_get(*, viewer, packet_id: str) -> Packet:
-    """The packet if the viewer may read it: their personal packet, or one of a team of theirs;
-    only the fields a pull needs are loaded (the others load on first use).
+    """The packet if the viewer may read it (READ); only the fields a pull needs are loaded (the
+    others load on first use). Its `share_unseen` says whether it was shared with the viewer and
+    they have not read it since (packets.services.packet_read marks it seen).
 
     One plain SQL statement with the rights in it: every pull asks this, and building the same
     query with the ORM (or a raw queryset) cost more than running it."""
-    packets = Packet._meta.db_table
+    packets, shares = Packet._meta.db_table, Share._meta.db_table
     readable, params = readable_sql(packets, viewer)
+    unseen = (
+        f"EXISTS (SELECT 1 FROM {shares} s WHERE s.packet_id = {packets}.id AND s.recipient_id = %s "
+        "AND s.seen_at IS NULL)"
+    )
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT {', '.join(PULL_FIELDS)} FROM {packets} WHERE id = %s AND {readable}", [packet_id, *params]
+            f"SELECT {', '.join(PULL_FIELDS)}, {unseen} FROM {packets} WHERE id = %s AND {readable}",
+            [viewer.pk, packet_id, *params],
         )
         row = cursor.fetchone()
     if row is None:
         raise NotFound("packet not found")
-    *fields, published_at = row
-    return Packet.from_db(connection.alias, PULL_FIELDS, [*fields, _column_reader("published_at")(published_at)])
+    *fields, published_at, share_unseen = row
+    packet = Packet.from_db(connection.alias, PULL_FIELDS, [*fields, _column_reader("published_at")(published_at)])
+    packet.share_unseen = bool(share_unseen)
+    return packet
 
 
 def packet_search(*, viewer, personal: bool = False, team_name: str = "", tag: str = "", project: str = ""):
     """The dashboard's list: what the viewer may see, newest first, narrowed by the filters
     (a search by words is packet_text_search).
 
-    `personal` keeps only the viewer's personal packets; `team_name` only that team's (a team the
-    viewer is not in simply yields nothing).
+    `personal` keeps only the viewer's own personal packets (not those shared with them);
+    `team_name` only that team's (a team the viewer is not in simply yields nothing).
     """
     packets = Packet.objects.visible_to(viewer).select_related("team", "owner")
     if personal:
-        packets = packets.filter(team__isnull=True)
+        packets = packets.filter(team__isnull=True, owner_id=viewer.pk)  # not what others shared
     elif team_name:
         packets = packets.filter(team__name=team_name)
     if tag:
@@ -119,7 +127,10 @@ def packet_search(*, viewer, personal: bool = False, team_name: str = "", tag: s
 
 
 def packet_get_published(*, slug: str) -> Packet:
-    packet = Packet.objects.select_related("owner").filter(public_slug=slug).first() if slug else None
+    # A packet the secret scan holds back has no public page until it is fixed or cleared.
+    packet = (
+        Packet.objects.select_related("owner").filter(public_slug=slug, quarantined=False).first() if slug else None
+    )
     if packet is None:
         raise NotFound("this link is no longer valid")
     return packet
@@ -151,9 +162,12 @@ def packet_published_children(*, packet: Packet) -> list[Packet]:
 
 def packet_viewer_rights(*, viewer, packet: Packet) -> dict:
     """What the viewer may do with a packet, for the buttons of its page: "change" (delete,
-    publish) and "move", as packets.models rules them (and packets.services enforces them)."""
+    publish), "move", "share" (with a person by name) and "clear_findings" (vouch for what the
+    secret scan found), as packets.models rules them (and packets.services, packets.shares and
+    packets.findings enforce them). Clearing findings is a change (CHANGE)."""
     may_change = Packet.objects.changeable_by(viewer).filter(pk=packet.pk).exists()
-    return {"change": may_change, "move": packet.movable_by(viewer)}
+    may_share = Packet.objects.shareable_by(viewer).filter(pk=packet.pk).exists()
+    return {"change": may_change, "move": packet.movable_by(viewer), "share": may_share, "clear_findings": may_change}
 
 
 def packet_visible_chain(*, viewer, packet: Packet) -> tuple[Packet | None, list[Packet]]:

@@ -7,11 +7,13 @@ from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.plumbing import ResolvedComponent
 from rest_framework import serializers
 
+from accounts.serializers import UserRefSerializer
 from core.params import ChoiceParam, TextField, WholeNumberField
 from core.serializers import InstantField
 from ltm.protocol.packet import SUPPORTED_VERSIONS, schema
-from packets import search, selectors
+from packets import search, selectors, shares
 from packets.export import FORMATS
+from packets.models import SHARE_NOTE_MAX_LENGTH
 
 
 def team_param(description: str) -> TextField:
@@ -129,7 +131,125 @@ class SearchResultSerializer(serializers.Serializer):
     team = serializers.CharField(allow_null=True, help_text="the team's name; null for a personal packet")
     snippet = serializers.CharField(source="snippet_text", help_text="plain text around the match")
     score = serializers.FloatField(help_text="0 to 1, higher is better; 1 for the packet whose id was searched")
+    shared_by = serializers.CharField(
+        allow_null=True, help_text="who shared the packet with the caller (their name); null when nobody did"
+    )
 
 
 class SearchResultsSerializer(serializers.Serializer):
     results = SearchResultSerializer(many=True, help_text="best first")
+
+
+# Shares (a hub extension): a packet handed to one person by name.
+
+
+class ShareCreateRequestSerializer(serializers.Serializer):
+    to = TextField(
+        help_text="the username of the person to share with",
+        error_messages={
+            "required": "to is required: the username of the person to share with",
+            "invalid": "to must be a string: a username; got {got}",
+        },
+    )
+    note = TextField(
+        required=False,
+        default="",
+        described={"maxLength": SHARE_NOTE_MAX_LENGTH},
+        help_text="a word for the recipient; sharing again replaces it",
+    )
+
+
+class ShareSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    packet_id = serializers.CharField()
+    goal = serializers.CharField(source="packet.goal")
+    from_ = UserRefSerializer(source="sender")
+    to = UserRefSerializer(source="recipient")
+    note = serializers.CharField(help_text="empty when none was given")
+    created_at = InstantField()
+
+    def get_fields(self):
+        # `from` is a Python keyword: declared as from_, answered as from (in its place).
+        return {("from" if name == "from_" else name): field for name, field in super().get_fields().items()}
+
+
+class ShareCreatedSerializer(serializers.Serializer):
+    share = ShareSerializer()
+
+
+class ShareListItemSerializer(ShareSerializer):
+    seen = serializers.SerializerMethodField(help_text="whether the recipient has read the packet since")
+
+    def get_seen(self, share) -> bool:
+        return share.seen_at is not None
+
+
+class ShareListSerializer(serializers.Serializer):
+    shares = ShareListItemSerializer(many=True, help_text="newest first")
+
+
+class SharesQuerySerializer(serializers.Serializer):
+    direction = ChoiceParam(
+        (shares.IN, shares.OUT),
+        required=False,
+        default=shares.IN,
+        help_text="in (the default): shared with the caller, their inbox; out: shared by the caller",
+    )
+    limit = WholeNumberField(
+        min_value=1,
+        max_value=shares.MAX_LIMIT,
+        required=False,
+        default=shares.DEFAULT_LIMIT,
+        help_text=f"how many, newest first (default {shares.DEFAULT_LIMIT}, at most {shares.MAX_LIMIT})",
+    )
+
+
+# The hub's secret scan (a hub extension).
+
+
+class FindingRefSerializer(serializers.Serializer):
+    path = serializers.CharField(help_text="the JSON path of the field, e.g. decisions[2].why")
+    kind = serializers.CharField(help_text="what it looks like, e.g. aws-access-key (never the secret itself)")
+
+
+class PushedSerializer(PacketIdSerializer):
+    findings = FindingRefSerializer(
+        many=True,
+        required=False,
+        help_text="only when the hub's secret scan found something: the packet is stored but quarantined",
+    )
+
+
+class FindingSerializer(FindingRefSerializer):
+    created_at = InstantField(help_text="when the scan found it")
+    cleared_by = UserRefSerializer(allow_null=True, help_text="who cleared it; null while open")
+    cleared_at = InstantField(allow_null=True)
+    reason = serializers.CharField(help_text="why it was cleared; empty while open")
+
+
+class FindingListSerializer(serializers.Serializer):
+    findings = FindingSerializer(many=True)
+
+
+class FindingClearRequestSerializer(serializers.Serializer):
+    reason = TextField(
+        help_text="why these findings are not secrets, or no longer matter (kept in the team's log)",
+        error_messages={"required": "reason is required: why these findings are not secrets (or no longer matter)"},
+    )
+
+
+class QueuedFindingSerializer(serializers.Serializer):
+    packet_id = serializers.CharField(source="packet.id")
+    goal = serializers.CharField(source="packet.goal")
+    team = serializers.CharField(source="packet.team.name", allow_null=True, default=None)
+    path = serializers.CharField(help_text="the JSON path of the field")
+    kind = serializers.CharField(help_text="what it looks like (never the secret itself)")
+    created_at = InstantField(source="packet.scanned_at")
+
+
+class ReviewQueueSerializer(serializers.Serializer):
+    findings = QueuedFindingSerializer(many=True, help_text="open findings, the newest packets first")
+
+
+class ReviewQueueQuerySerializer(serializers.Serializer):
+    team = team_param("a team's name: only that team's packets (404 for a non-member)")

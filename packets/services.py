@@ -1,6 +1,7 @@
 """Changes to packets; each function is one transaction."""
 
 import functools
+import json
 import re
 import secrets
 from datetime import UTC
@@ -11,7 +12,10 @@ from django.utils import timezone
 
 from core.errors import BadRequest, Conflict, Forbidden, NotFound
 from ltm.protocol.packet import canonical_json, parse_timestamp
-from packets.models import Packet, changeable_sql
+from packets import selectors
+from packets.findings import findings_of_push, quarantine_refusal
+from packets.models import SCAN_FIELDS, Packet, Share, changeable_sql
+from packets.shares import share_mark_seen, shares_prune
 from teams.events import kind_sql, packet_event_record, packet_events_params, packet_events_sql
 from teams.models import Team, TeamEvent
 from teams.selectors import is_member
@@ -55,6 +59,9 @@ def packet_push(*, actor, packet: dict, team=None) -> Packet:
     if not PACKET_ID.fullmatch(packet["id"]):
         raise BadRequest(f"{PACKET_ID_RULE}; got {packet['id'][:64]!r}")
     stored = Packet(id=packet["id"], owner=actor, team=team, pushed_at=timezone.now(), **_columns(packet))
+    findings = findings_of_push(packet, team=team)  # 422 here when the policy refuses
+    if findings is not None:
+        stored.record_scan(findings, stored.pushed_at)
     try:
         replaced_or_created = _upsert(stored, actor=actor)
     except IntegrityError:
@@ -67,8 +74,20 @@ def packet_push(*, actor, packet: dict, team=None) -> Packet:
     return stored
 
 
-# What a re-push replaces: the packet, not its owner, scope or public page.
-_REPLACED = ["ltm_version", "created_at", "goal", "next_step", "parent_id", "project", "tags", "body", "pushed_at"]
+# What a re-push replaces: the packet and what the secret scan says of it (an earlier clearing is
+# forgotten), not its owner, scope or public page.
+_REPLACED = [
+    "ltm_version",
+    "created_at",
+    "goal",
+    "next_step",
+    "parent_id",
+    "project",
+    "tags",
+    "body",
+    "pushed_at",
+    *SCAN_FIELDS,
+]
 
 
 def _upsert(packet: Packet, *, actor) -> bool:
@@ -87,6 +106,7 @@ def _upsert(packet: Packet, *, actor) -> bool:
             return False
     if connection.vendor == "sqlite":
         kind = TeamEvent.PACKET_REPUSHED if repushed else TeamEvent.PACKET_PUSHED
+        kind = TeamEvent.PACKET_FLAGGED if packet.quarantined else kind
         packet_event_record(actor=actor, kind=kind, packet=packet, team_id=packet.team_id)
     return True
 
@@ -94,8 +114,9 @@ def _upsert(packet: Packet, *, actor) -> bool:
 @functools.cache
 def _upsert_statement(vendor: str) -> tuple[list, str]:
     """The fields _upsert writes and its SQL, written once per database vendor (every push runs it).
-    On PostgreSQL the statement also writes a team packet's line of the activity log; `xmax = 0`
-    tells a row just inserted (pushed) from one replaced (re-pushed)."""
+    On PostgreSQL the statement also writes a team packet's line of the activity log: flagged when
+    the secret scan quarantined it, else `xmax = 0` tells a row just inserted (pushed) from one
+    replaced (re-pushed)."""
     fields = [Packet._meta.get_field(name) for name in ["id", "owner", "team", *_REPLACED]]
     table = connection.ops.quote_name(Packet._meta.db_table)
     columns = [connection.ops.quote_name(field.column) for field in fields]
@@ -108,15 +129,29 @@ def _upsert_statement(vendor: str) -> tuple[list, str]:
         "RETURNING id"
     )
     if vendor == "postgresql":
-        kind = f"CASE WHEN inserted THEN {kind_sql(TeamEvent.PACKET_PUSHED)} ELSE {kind_sql(TeamEvent.PACKET_REPUSHED)} END"
+        kind = (
+            f"CASE WHEN quarantined THEN {kind_sql(TeamEvent.PACKET_FLAGGED)} "
+            f"WHEN inserted THEN {kind_sql(TeamEvent.PACKET_PUSHED)} ELSE {kind_sql(TeamEvent.PACKET_REPUSHED)} END"
+        )
         sql = (
-            f"WITH pushed AS ({sql}, team_id, goal, xmax = 0 AS inserted), "
+            f"WITH pushed AS ({sql}, team_id, goal, quarantined, xmax = 0 AS inserted), "
             f"logged AS ({packet_events_sql(changed='pushed', kind=kind)}) SELECT id FROM pushed"
         )
     return fields, sql
 
 
+def packet_read(*, viewer, packet_id: str) -> Packet:
+    """The packet as its reader opens it (a pull, its page, the `show` tool): packets.selectors'
+    packet_get, and a share of it with the reader becomes seen."""
+    packet = selectors.packet_get(viewer=viewer, packet_id=packet_id)
+    if packet.share_unseen:
+        share_mark_seen(viewer=viewer, packet_id=packet_id)
+    return packet
+
+
 def _refuse_push_over(existing: Packet, *, actor) -> None:
+    if existing.owner_id != actor.pk and Share.objects.filter(packet_id=existing.pk, recipient_id=actor.pk).exists():
+        raise Forbidden(f"packet {existing.pk} was shared with you to read; push your own copy under a new id")
     if existing.owner_id != actor.pk:
         raise Conflict(f"packet id {existing.pk} is already taken on this hub; give your packet a new id")
     # A re-push into another scope would silently take a packet away from a team (or hand a
@@ -183,8 +218,17 @@ def _changed_and_logged(sql: str, params: list, *, actor, kind: str, fresh_only:
 
 
 def packet_delete(*, actor, packet_id: str) -> None:
+    """Delete the packet and its shares. On PostgreSQL the database deletes the shares with the
+    packet (migration 0010); SQLite does not, so they go first, in a statement of their own."""
     # QuerySet.delete() would wrap the one DELETE in a transaction (two more round trips).
     may_change, params = changeable_sql(_PACKETS, actor)
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"DELETE FROM {Share._meta.db_table} WHERE packet_id IN "
+                f"(SELECT id FROM {_PACKETS} WHERE id = %s AND {may_change})",
+                [packet_id, *params],
+            )
     deleted = _changed_and_logged(
         f"DELETE FROM {_PACKETS} WHERE id = %s AND {may_change} RETURNING id, team_id, goal",
         [packet_id, *params],
@@ -206,11 +250,32 @@ def packet_move(*, actor, packet_id: str, team) -> Packet:
         raise NotFound("team not found")
     before = packet.team_id
     packet.team = team
-    packet.save(update_fields=["team"])
+    scanned = _scanned_for(packet, team=team)  # the new place's policy: 422 when it refuses
+    packet.save(update_fields=["team", *scanned])
     if before != packet.team_id:
         packet_event_record(actor=actor, kind=TeamEvent.PACKET_MOVED_OUT, packet=packet, team_id=before)
         packet_event_record(actor=actor, kind=TeamEvent.PACKET_MOVED_IN, packet=packet, team_id=packet.team_id)
+        # A share its sender may no longer make ends (logged where the packet was).
+        shares_prune(packet_ids=[packet.pk], actor=actor, left_team_id=before)
     return packet
+
+
+def _scanned_for(packet: Packet, *, team) -> list[str]:
+    """Scan a packet moving to `team` (or personal) under that place's policy, as a push there
+    would; the fields that changed (the findings, when they differ from those stored)."""
+    findings = findings_of_push(json.loads(packet.body), team=team)
+    if findings is None or findings == packet.findings:
+        return []
+    packet.findings, packet.scanned_at, packet.quarantined = findings, timezone.now(), bool(findings)
+    packet.findings_cleared_by, packet.findings_cleared_at, packet.findings_clear_reason = None, None, ""
+    return [
+        "findings",
+        "scanned_at",
+        "quarantined",
+        "findings_cleared_by",
+        "findings_cleared_at",
+        "findings_clear_reason",
+    ]
 
 
 def _new_public_slug() -> str:
@@ -220,12 +285,13 @@ def _new_public_slug() -> str:
 
 def packet_publish(*, actor, packet_id: str) -> Packet:
     """Give the packet a public page (same rights as delete). Publishing a published packet
-    keeps its slug, so the URL already shared stays the same (and writes no log line)."""
+    keeps its slug, so the URL already shared stays the same (and writes no log line). A packet
+    the secret scan quarantined is refused (409, naming the findings)."""
     now = timezone.now()
     may_change, params = changeable_sql(_PACKETS, actor)
     published = _changed_and_logged(
         f"UPDATE {_PACKETS} SET public_slug = COALESCE(public_slug, %s), published_at = COALESCE(published_at, %s) "
-        f"WHERE id = %s AND {may_change} "
+        f"WHERE id = %s AND NOT quarantined AND {may_change} "
         "RETURNING id, team_id, goal, public_slug, published_at, published_at = %s AS fresh",
         [_new_public_slug(), now, packet_id, *params, now],
         actor=actor,
@@ -233,6 +299,9 @@ def packet_publish(*, actor, packet_id: str) -> Packet:
         fresh_only=True,
     )
     if not published:
+        held = Packet.objects.changeable_by(actor).filter(pk=packet_id, quarantined=True).first()
+        if held is not None:
+            raise quarantine_refusal(held, "published")
         _refuse_change(actor=actor, packet_id=packet_id)
     return published[0]
 

@@ -1,5 +1,5 @@
 """Pages of packets: the public pages of published packets and the dashboard's packet pages
-("" is the home page).
+("" is the home page), the shares and the secret scan's review queue.
 
 Public slugs are URL-safe base64 ([-A-Za-z0-9_]). A packet id is opaque and may hold a "/" (see
 packets/api_urls.py), so ids are `path` segments and the action routes come before the bare
@@ -20,5 +20,12 @@ urlpatterns = [
     path("packets/<path:packet_id>/delete", views.packet_delete, name="packet-delete"),
     path("packets/<path:packet_id>/thread", views.packet_thread, name="packet-thread"),
     path("packets/<path:packet_id>/move", views.packet_move, name="packet-move"),
+    path("packets/<path:packet_id>/share", views.packet_share, name="packet-share"),
+    path("packets/<path:packet_id>/findings/clear", views.packet_findings_clear, name="packet-findings-clear"),
     path("packets/<path:packet_id>", views.packet_detail, name="packet-detail"),
+    path("findings", views.findings_page, name="findings"),
+    path("shared", views.shares_inbox, name="shares-inbox"),
+    path("shared/by-me", views.shares_sent, name="shares-sent"),
+    path("shared/<str:share_id>/dismiss", views.share_dismiss, name="share-dismiss"),
+    path("shared/<str:share_id>/withdraw", views.share_withdraw, name="share-withdraw"),
 ]

@@ -1,5 +1,6 @@
-"""Pages of packets: the dashboard's list (the signed-in home page) and a packet's page, and the
-public page of a published packet."""
+"""Pages of packets: the dashboard's list (the signed-in home page), a packet's page, the shares
+(Shared with me, Shared by me), the secret scan's review queue, and the public page of a
+published packet."""
 
 import json
 
@@ -20,10 +21,10 @@ from core.dashboard import Confirm, dashboard_action
 from core.errors import BadRequest, NotFound
 from core.links import hub_url
 from ltm.protocol.resume import render_resume
-from packets import selectors, services
+from packets import findings, selectors, services, shares
 from packets.export import FORMATS, export_response
 from packets.forms import PERSONAL, PacketFilterForm, scope_team_name, team_choice
-from packets.models import Packet
+from packets.models import SHARE_NOTE_MAX_LENGTH, Packet
 from teams.selectors import team_get_for_member, teams_for_user
 
 PAGE_SIZE = 20
@@ -41,6 +42,10 @@ def home(request):
         _matches(request, text, filters) if text.strip() else selectors.packet_search(viewer=request.user, **filters)
     )
     page = Paginator(packets, PAGE_SIZE).get_page(request.GET.get("page"))
+    # A packet someone shared with the viewer says so, rather than "personal" (it is not theirs).
+    senders = shares.shared_by(viewer=request.user, packet_ids=[packet.id for packet in page])
+    for packet in page:
+        packet.shared_by = senders.get(packet.id)
     context = {
         "form": form,
         "page": page,
@@ -75,17 +80,23 @@ def _matches(request, text: str, filters: dict) -> list[Packet]:
     return packets
 
 
-def _visible_packet(request, packet_id):
+def _visible_packet(request, packet_id, *, read=selectors.packet_get):
     """The packet if the viewer may see it; a 404 page otherwise, whoever's it is."""
     try:
-        return selectors.packet_get(viewer=request.user, packet_id=packet_id)
+        return read(viewer=request.user, packet_id=packet_id)
     except NotFound as exc:
         raise Http404(exc.message) from None
 
 
+def _read_packet(request, packet_id):
+    """As `_visible_packet`, for the pages that show the packet itself: opening one shared with
+    the viewer marks the share seen."""
+    return _visible_packet(request, packet_id, read=services.packet_read)
+
+
 @login_required
 def packet_detail(request, packet_id):
-    packet = _visible_packet(request, packet_id)
+    packet = _read_packet(request, packet_id)
     data = json.loads(packet.body)
     parent, children = selectors.packet_visible_chain(viewer=request.user, packet=packet)
     rights = selectors.packet_viewer_rights(viewer=request.user, packet=packet)
@@ -107,8 +118,22 @@ def packet_detail(request, packet_id):
         "rights": rights,
         "move_targets": move_targets,
         "public_url": selectors.public_url(request, packet) if packet.public_slug else "",
+        "shares_received": shares.shares_received(viewer=request.user, packet_id=packet.pk),
+        "share_note_max": SHARE_NOTE_MAX_LENGTH,
+        "scan": _scan_report(request, packet),
+        "clear_reason_max": findings.CLEAR_REASON_MAX_LENGTH,
     }
     return render(request, "packets/detail.html", context)
+
+
+def _scan_report(request, packet: Packet) -> dict | None:
+    """What the hub's secret scan found in the packet, for the warning on its page (None: nothing):
+    the findings (path and kind, never the secret), whether they hold the packet back, and who
+    cleared them, when and why."""
+    if not packet.findings:
+        return None
+    rows = _visible_packet(request, packet.pk, read=findings.findings_list)
+    return {"findings": rows, "quarantined": packet.quarantined, "cleared": None if packet.quarantined else rows[0]}
 
 
 @login_required
@@ -184,18 +209,22 @@ def packets_export(request, format):
     person (all they may read, or ?team=NAME)."""
     if format not in FORMATS:
         raise Http404("no such export format")
-    team = None
-    if request.GET.get("team"):
-        try:
-            team = team_get_for_member(viewer=request.user, name=request.GET["team"])
-        except NotFound as exc:
-            raise Http404(exc.message) from None
-    return export_response(viewer=request.user, team=team, format=format)
+    return export_response(viewer=request.user, team=_team_asked(request), format=format)
+
+
+def _team_asked(request):
+    """The team named by ?team=NAME (None without one); a 404 unless the viewer is a member."""
+    if not request.GET.get("team"):
+        return None
+    try:
+        return team_get_for_member(viewer=request.user, name=request.GET["team"])
+    except NotFound as exc:
+        raise Http404(exc.message) from None
 
 
 @login_required
 def packet_download(request, packet_id):
-    packet = _visible_packet(request, packet_id)
+    packet = _read_packet(request, packet_id)
     response = HttpResponse(packet.body, content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="ltm-{packet.id}.json"'
     return response
@@ -265,8 +294,97 @@ def packet_move(request, packet_id):
     return f"Moved to {'your personal packets' if team is None else 'team ' + team.name}."
 
 
+@dashboard_action(_from_visible_packet)
+def packet_share(request, packet_id):
+    """Share with the person named in the form. Who may share is the service's rule: its refusal
+    (403, 429, yourself) is shown on the packet's page, as is an unknown name."""
+    to = request.POST.get("to", "")
+    try:
+        share, created = shares.share_create(
+            actor=request.user,
+            packet_id=packet_id,
+            to=to,
+            note=request.POST.get("note", ""),
+            link=shares.packet_page_link(request),
+        )
+    except NotFound as exc:
+        if exc.message != shares.NO_SUCH_USER:  # the packet itself: a 404, as for anyone
+            raise
+        raise BadRequest(f"Nobody is called {to.strip()} on this hub.") from None
+    who = share.recipient.display_name
+    if created:
+        return f"Shared with {who}. They find it under Shared with me, and can read it until you withdraw it."
+    return f"{who} already has this packet from you; its note is now the one you gave."
+
+
+@dashboard_action(_from_visible_packet)
+def packet_findings_clear(request, packet_id):
+    """Vouch for what the secret scan found (the reason is required): the service decides who may."""
+    findings.findings_clear(actor=request.user, packet_id=packet_id, reason=request.POST.get("reason", ""))
+    return "Findings cleared: the packet may be published and shared again."
+
+
 def _detail_url(packet_id) -> str:
     return reverse("packet-detail", args=[packet_id])
+
+
+# Shares: what others shared with the viewer (the inbox) and what the viewer shared.
+
+
+@login_required
+def shares_inbox(request):
+    return _shares_page(request, shares.IN)
+
+
+@login_required
+def shares_sent(request):
+    return _shares_page(request, shares.OUT)
+
+
+def _shares_page(request, direction: str):
+    listed = shares.shares_list(viewer=request.user, direction=direction, limit=shares.MAX_LIMIT)
+    context = {"direction": direction, "shares": listed, "limit": shares.MAX_LIMIT}
+    return render(request, "packets/shares.html", context)
+
+
+DISMISS_SHARE = Confirm(
+    "Dismiss this share?",
+    button="Dismiss",
+    message="It leaves your inbox and you can no longer open the packet, unless it reaches you another way.",
+)
+
+WITHDRAW_SHARE = Confirm(
+    "Withdraw this share?",
+    button="Withdraw",
+    message="The person you shared it with can no longer open the packet, from their next request on.",
+)
+
+
+@dashboard_action("shares-inbox", confirm=DISMISS_SHARE)
+def share_dismiss(request, share_id):
+    shares.share_delete(actor=request.user, share_id=share_id)
+    return "Share dismissed."
+
+
+@dashboard_action("shares-sent", confirm=WITHDRAW_SHARE)
+def share_withdraw(request, share_id):
+    shares.share_delete(actor=request.user, share_id=share_id)
+    return "Share withdrawn: they can no longer open the packet."
+
+
+# The secret scan's review queue: the packets it holds back that the viewer is asked to look at.
+
+
+@login_required
+@require_safe
+def findings_page(request):
+    """Quarantined packets the viewer pushed, and those of the teams they own or administer
+    (?team=NAME: that team's only)."""
+    team = _team_asked(request)
+    queued = findings.review_queue(viewer=request.user, team=team)
+    prefetch_related_objects(queued, "owner")
+    context = {"queued": queued, "teams": teams_for_user(viewer=request.user), "team": team}
+    return render(request, "packets/findings.html", context)
 
 
 # The public page of a published packet: /p/<slug> for people, /p/<slug>.json for tools.

@@ -31,6 +31,7 @@ from teams.serializers import (
     TeamEventListSerializer,
     TeamEventsQuerySerializer,
     TeamListSerializer,
+    TeamSettingsRequestSerializer,
     TransferOfferedSerializer,
     TransferRequestSerializer,
 )
@@ -86,9 +87,25 @@ class TeamCollection(APIView):
         summary="Delete a team (owner only) and its packets",
         responses={204: NO_CONTENT, **error_responses(404)},
     ),
+    patch=extend_schema(
+        summary="Change a team's settings (owner and admins; hub extension)",
+        description=(
+            "`share_outside`: whether members may share the team's packets with people outside it by "
+            "username (off by default); turning it off ends those shares. `secret_scan`: `flag` or `refuse` "
+            "makes the hub's secret scan stricter for the team's packets (never looser than the hub: 400). "
+            "403 for plain members."
+        ),
+        request={"application/json": TeamSettingsRequestSerializer},
+        responses={200: TeamCreatedSerializer, **error_responses(400, 403, 404)},
+    ),
 )
 class TeamItem(APIView):
     delete = no_content_method(services.team_delete, _in_team)
+
+    def patch(self, request, name):
+        asked = body(TeamSettingsRequestSerializer, request)
+        team = services.team_settings_update(actor=request.user, team=_team(request, name), **asked)
+        return Response(TeamCreatedSerializer({"team": team}).data)
 
 
 @extend_schema_view(

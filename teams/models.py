@@ -9,6 +9,15 @@ from django.utils import timezone
 from core.ids import new_id
 
 TEAM_NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,39}$"
+# How the hub's secret scan treats a pushed packet that looks like it carries secrets, loosest
+# first: not scanned, stored and flagged (quarantined), or refused.
+SCAN_OFF, SCAN_FLAG, SCAN_REFUSE = "off", "flag", "refuse"
+SCAN_LEVELS = (SCAN_OFF, SCAN_FLAG, SCAN_REFUSE)
+
+
+def strictest_scan(*levels: str) -> str:
+    """The strictest of the levels given ("" counts as no opinion)."""
+    return max((level for level in levels if level), key=SCAN_LEVELS.index, default=SCAN_FLAG)
 
 
 def person_link(related_name: str, *, blank: bool = True) -> models.ForeignKey:
@@ -30,6 +39,12 @@ class Team(models.Model):
     # decline, the owner withdraws it, or that member leaves.
     transfer_to = person_link("teams_offered")
     transfer_offered_at = models.DateTimeField(null=True, blank=True)
+    # Whether members may share the team's packets with people outside it, by name (the owner
+    # and admins decide; off until they do).
+    share_outside = models.BooleanField(default=False)
+    # The hub's secret scan for this team's packets: "" follows the hub (LTM_SECRET_SCAN); a team
+    # may only be stricter than the hub (SCAN_LEVELS, loosest first).
+    secret_scan = models.CharField(max_length=8, blank=True, choices=[(level, level) for level in SCAN_LEVELS])
 
     def __str__(self) -> str:
         return self.name
@@ -131,6 +146,10 @@ class TeamEvent(models.Model):
     PACKET_UNPUBLISHED = "packet.unpublished"
     PACKET_MOVED_IN = "packet.moved_in"
     PACKET_MOVED_OUT = "packet.moved_out"
+    PACKET_SHARED = "packet.shared"
+    PACKET_UNSHARED = "packet.unshared"
+    PACKET_FLAGGED = "packet.flagged"
+    FINDING_CLEARED = "finding.cleared"
     MEMBER_JOINED = "member.joined"
     MEMBER_LEFT = "member.left"
     MEMBER_REMOVED = "member.removed"
@@ -142,6 +161,7 @@ class TeamEvent(models.Model):
     INVITE_RESENT = "invite.resent"
     OWNERSHIP_OFFERED = "ownership.offered"
     OWNERSHIP_TRANSFERRED = "ownership.transferred"
+    SETTINGS_CHANGED = "settings.changed"
     KINDS = [
         (PACKET_PUSHED, "packet pushed"),
         (PACKET_REPUSHED, "packet re-pushed"),
@@ -150,6 +170,10 @@ class TeamEvent(models.Model):
         (PACKET_UNPUBLISHED, "packet unpublished"),
         (PACKET_MOVED_IN, "packet moved in"),
         (PACKET_MOVED_OUT, "packet moved out"),
+        (PACKET_SHARED, "packet shared"),
+        (PACKET_UNSHARED, "packet unshared"),
+        (PACKET_FLAGGED, "packet flagged by the secret scan"),
+        (FINDING_CLEARED, "secret-scan finding cleared"),
         (MEMBER_JOINED, "member joined"),
         (MEMBER_LEFT, "member left"),
         (MEMBER_REMOVED, "member removed"),
@@ -161,6 +185,7 @@ class TeamEvent(models.Model):
         (INVITE_RESENT, "invite resent"),
         (OWNERSHIP_OFFERED, "ownership offered"),
         (OWNERSHIP_TRANSFERRED, "ownership transferred"),
+        (SETTINGS_CHANGED, "settings changed"),
     ]
 
     id = models.BigAutoField(primary_key=True)
@@ -200,6 +225,13 @@ class TeamEvent(models.Model):
             self.PACKET_UNPUBLISHED: f"unpublished {packet}",
             self.PACKET_MOVED_IN: f"moved {packet} into the team",
             self.PACKET_MOVED_OUT: f"moved {packet} out of the team",
+            self.PACKET_SHARED: f"shared {packet} with {person}",
+            self.PACKET_UNSHARED: f"ended the share of {packet} with {person}",
+            # Pushed and flagged at once, or flagged by a rescan of stored packets (nobody acting).
+            self.PACKET_FLAGGED: f"pushed {packet}; the secret scan flagged it"
+            if self.actor_name
+            else f"the secret scan flagged {packet}",
+            self.FINDING_CLEARED: f"cleared the secret-scan findings of {packet}: {d.get('reason', '')}",
             self.MEMBER_JOINED: "joined the team",
             self.MEMBER_LEFT: "left the team",
             self.MEMBER_REMOVED: f"removed {person}",
@@ -211,5 +243,14 @@ class TeamEvent(models.Model):
             self.INVITE_RESENT: f"resent the invite to {invitee}",
             self.OWNERSHIP_OFFERED: f"offered the ownership to {person}",
             self.OWNERSHIP_TRANSFERRED: f"took over the ownership from {d.get('from_name') or 'the previous owner'}",
+            self.SETTINGS_CHANGED: _settings_phrase(d),
         }
         return phrases.get(self.kind, self.kind)
+
+
+def _settings_phrase(detail: dict) -> str:
+    said = {
+        ("share_outside", True): "allowed sharing packets outside the team",
+        ("share_outside", False): "stopped sharing packets outside the team",
+    }
+    return "; ".join(said.get(item, f"set {item[0]} to {item[1]}") for item in detail.items()) or "changed settings"

@@ -7,13 +7,21 @@ a service keeps for the API and the dashboard alike (a team name's pattern, an e
 label's length once its whitespace is collapsed) stay in teams.services, with their one message;
 here they are only described (`described=`)."""
 
+from django.conf import settings
 from rest_framework import serializers
 
 from accounts.models import DISPLAY_MAX_LENGTH
 from accounts.serializers import UserRefSerializer
-from core.params import ChoiceParam, TextField, WholeNumberField
+from core.params import ChoiceParam, FlagField, TextField, WholeNumberField
 from core.serializers import InstantField
-from teams.models import INVITE_LABEL_MAX_LENGTH, TEAM_NAME_PATTERN, Membership, TeamEvent
+from teams.models import (
+    INVITE_LABEL_MAX_LENGTH,
+    SCAN_LEVELS,
+    TEAM_NAME_PATTERN,
+    Membership,
+    TeamEvent,
+    strictest_scan,
+)
 from teams.selectors import EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT
 
 
@@ -24,6 +32,15 @@ class TeamRefSerializer(serializers.Serializer):
 
 class TeamSerializer(TeamRefSerializer):
     owner_id = serializers.CharField()
+    share_outside = serializers.BooleanField(
+        help_text="whether members may share the team's packets with people outside it (hub extension)"
+    )
+    secret_scan = serializers.SerializerMethodField(
+        help_text="how the hub's secret scan treats the team's packets: off, flag or refuse (hub extension)"
+    )
+
+    def get_secret_scan(self, team) -> str:
+        return strictest_scan(settings.LTM_SECRET_SCAN, team.secret_scan)
 
 
 class TeamListItemSerializer(TeamSerializer):
@@ -32,6 +49,20 @@ class TeamListItemSerializer(TeamSerializer):
 
 class TeamCreatedSerializer(serializers.Serializer):
     team = TeamSerializer()
+
+
+class TeamSettingsRequestSerializer(serializers.Serializer):
+    """The settings to change; those left out stay as they are."""
+
+    share_outside = FlagField(
+        required=False, default=None, help_text="let members share the team's packets with people outside it"
+    )
+    secret_scan = ChoiceParam(
+        SCAN_LEVELS,
+        required=False,
+        default=None,
+        help_text="the secret scan for the team's packets: flag or refuse, never looser than the hub's",
+    )
 
 
 class TeamListSerializer(serializers.Serializer):

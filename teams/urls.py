@@ -18,6 +18,9 @@ urlpatterns = [
     path("teams/<str:name>/transfer/accept", views.team_transfer_accept, name="team-transfer-accept"),
     path("teams/<str:name>/transfer/cancel", views.team_transfer_cancel, name="team-transfer-cancel"),
     path("teams/<str:name>/activity", views.team_activity, name="team-activity"),
+    path("teams/<str:name>/sharing/allow", views.team_share_outside_allow, name="team-share-outside-allow"),
+    path("teams/<str:name>/sharing/stop", views.team_share_outside_stop, name="team-share-outside-stop"),
+    path("teams/<str:name>/secret-scan", views.team_secret_scan, name="team-secret-scan"),
     path("teams/<str:name>/leave", views.team_leave, name="team-leave"),
     path("teams/<str:name>/delete", views.team_delete, name="team-delete"),
 ]

@@ -6,6 +6,7 @@ Every rule (who may invite, remove, transfer, delete) is the services'; a strang
 
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
@@ -18,7 +19,7 @@ from core.dashboard import Confirm, dashboard_action, show_service_error
 from core.errors import BadRequest, Gone, HubError, NotFound
 from teams import selectors, services
 from teams.forms import TeamActivityForm, TeamCreateForm
-from teams.models import Membership, TeamEvent
+from teams.models import SCAN_FLAG, SCAN_LEVELS, SCAN_OFF, SCAN_REFUSE, Membership, TeamEvent, strictest_scan
 
 # How many lines of the activity log the team's page shows, and a page of the log.
 RECENT_EVENTS = 8
@@ -83,8 +84,31 @@ def _team_page(request, team, *, new_invite: dict | None = None, status: int = 2
             request.user, team, selectors.team_events(viewer=request.user, team=team, limit=RECENT_EVENTS)
         ),
         "new_invite": new_invite,
+        "secret_scan": _secret_scan(team),
     }
     return render(request, "teams/detail.html", context, status=status)
+
+
+# What each level of the secret scan does with a pushed packet.
+SCAN_SAID = {
+    SCAN_OFF: "packets are not scanned",
+    SCAN_FLAG: "a packet that looks like it carries secrets is stored but quarantined (not published, not shared) until fixed or cleared",
+    SCAN_REFUSE: "a packet that looks like it carries secrets is refused, and nothing is stored",
+}
+
+
+def _secret_scan(team) -> dict:
+    """The team's secret scan for its page: the hub's level, the one in force for the team, and the
+    levels the team may choose, each with what it does (teams.services refuses one looser than
+    the hub's; strictest_scan orders them)."""
+    hub = settings.LTM_SECRET_SCAN
+    level = strictest_scan(hub, team.secret_scan)
+    return {
+        "hub": hub,
+        "level": level,
+        "said": SCAN_SAID[level],
+        "choices": [(choice, SCAN_SAID[choice]) for choice in SCAN_LEVELS if strictest_scan(hub, choice) == choice],
+    }
 
 
 def _may_remove(role: str, member: Membership, viewer) -> bool:
@@ -185,6 +209,15 @@ OFFER_OWNERSHIP = Confirm(
     ),
 )
 
+STOP_SHARING_OUTSIDE = Confirm(
+    "Stop sharing {team.name}'s packets outside the team?",
+    button="Stop sharing outside",
+    message=(
+        "Members can no longer share the team's packets with people outside it, and what they "
+        "shared that way ends now: those people can no longer open the packets."
+    ),
+)
+
 LEAVE_TEAM = Confirm(
     "Leave {team.name}?",
     button="Leave team",
@@ -234,6 +267,25 @@ def team_transfer_cancel(request, team):
     declining = team.transfer_to_id == request.user.pk  # before the call, which clears it
     services.team_transfer_cancel(actor=request.user, team=team)
     return "You declined the ownership." if declining else "The ownership offer was withdrawn."
+
+
+@dashboard_action(_from_team_page)
+def team_share_outside_allow(request, team):
+    services.team_settings_update(actor=request.user, team=team, share_outside=True)
+    return f"Members may now share {team.name}'s packets with people outside the team."
+
+
+@dashboard_action(_from_team_page, confirm=STOP_SHARING_OUTSIDE)
+def team_share_outside_stop(request, team):
+    services.team_settings_update(actor=request.user, team=team, share_outside=False)
+    return f"{team.name}'s packets are no longer shared outside the team."
+
+
+@dashboard_action(_from_team_page)
+def team_secret_scan(request, team):
+    level = request.POST.get("secret_scan", "")
+    services.team_settings_update(actor=request.user, team=team, secret_scan=level)
+    return f"{team.name}'s secret scan is now {level}: {SCAN_SAID[level]}."
 
 
 @dashboard_action(_from_team_page, confirm=LEAVE_TEAM, done="team-list")

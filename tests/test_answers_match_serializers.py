@@ -21,8 +21,8 @@ from ltm.protocol.packet import canonical_json, example_packet, schema
 from packets import selectors
 from packets.models import Packet
 from packets.serializers import (
-    PacketIdSerializer,
     PacketListSerializer,
+    PushedSerializer,
     SearchResultsSerializer,
     ThreadSerializer,
 )
@@ -34,7 +34,7 @@ pytestmark = pytest.mark.django_db
 
 # (method, path, status) -> the serializer whose component the description gives that answer.
 DESCRIBED_BY = {
-    ("post", "/v1/packets", "201"): PacketIdSerializer,
+    ("post", "/v1/packets", "201"): PushedSerializer,
     ("get", "/v1/packets", "200"): PacketListSerializer,
     ("get", "/v1/search", "200"): SearchResultsSerializer,
     ("get", "/v1/packets/{packet_id}/thread", "200"): ThreadSerializer,
@@ -82,7 +82,7 @@ def world(api_as, alice, bob):
         for packet in (minimal, full):
             response = api.post(f"/v1/packets{query}", packet)
             assert response.status_code == 201, response.content
-            assert response.content == rendered(PacketIdSerializer({"id": packet["id"]}))
+            assert response.content == rendered(PushedSerializer({"id": packet["id"]}))
         packets[scope] = {"minimal": minimal, "full": full}
     assert api.post(f"/v1/packets/{packets['personal']['full']['id']}/publish").status_code in (200, 201)
     return api, packets
@@ -147,6 +147,22 @@ def test_search(world, alice, team):
         assert len(expected.data["results"]) == found
         assert (response.status_code, response["Content-Type"]) == (200, "application/json")
         assert response.content == rendered(expected)
+
+
+def test_search_by_someone_a_packet_was_shared_with(world, api_as, carol):
+    """Results carry `shared_by` (the sender's name for a packet shared with the caller, null for
+    the caller's own), as the serializer writes it."""
+    api, packets = world
+    shared = packets["personal"]["full"]["id"]
+    assert api.post(f"/v1/packets/{shared}/shares", {"to": "carol"}).status_code == 201
+    own = minimal_packet("01CAROLSOWN000000000000000")
+    assert api_as(carol).post("/v1/packets", own).status_code == 201
+    response = api_as(carol).get("/v1/search?q=heron")
+    hits = selectors.packet_text_search(viewer=carol, text="heron")
+    expected = SearchResultsSerializer({"results": hits})
+    assert {hit["id"]: hit["shared_by"] for hit in expected.data["results"]} == {shared: "alice", own["id"]: None}
+    assert (response.status_code, response["Content-Type"]) == (200, "application/json")
+    assert response.content == rendered(expected)
 
 
 @pytest.mark.parametrize("scope", ["personal", "team"])

@@ -219,6 +219,28 @@ def test_pull_and_show(go, pushed):
     )
 
 
+def test_pull_of_a_packet_shared_with_the_caller(go, pushed, api_as, bob):
+    """mirrors pull, show and resume (fetchPacketBody) of a packet someone shared with the person
+    by name (a hub extension the client does not know): the same GET /v1/packets/<id>, exactly
+    200, the body the packet as pushed, valid for packet.Parse; fetchPacketList
+    (GET /v1/packets?limit=50) stays the person's own packets."""
+    bob_go = GoClient(api_as(bob).token)
+    assert bob_go.do("GET", f"/v1/packets/{pushed['id']}").status_code == 404
+    shared = go.do("POST", f"/v1/packets/{pushed['id']}/shares", json.dumps({"to": "bob"}).encode())
+    assert shared.status_code == 201
+    response = bob_go.do("GET", f"/v1/packets/{pushed['id']}")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/json")
+    assert response.content == go.do("GET", f"/v1/packets/{pushed['id']}").content
+    assert json.loads(response.content) == pushed
+    parse_packet(response.content)
+    assert bob_go.do("GET", "/v1/packets?limit=50").json() == {"packets": []}
+    withdrawn = go.do("DELETE", f"/v1/shares/{shared.json()['share']['id']}")
+    assert withdrawn.status_code == 204
+    gone = bob_go.do("GET", f"/v1/packets/{pushed['id']}")
+    assert gone.status_code == 404 and go_error_message(gone) == "packet not found"
+
+
 def test_resume_revalidates_the_served_packet(go, pushed):
     """mirrors resume (cli/resume.go): packet.Parse(body) re-validates what the hub served against
     the schema (additionalProperties false), so the body must be a valid packet, published or not."""

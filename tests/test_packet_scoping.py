@@ -1,6 +1,7 @@
-"""Who may read a packet and who may change it, asked of every surface that reads or changes
-packets: the wire API, the dashboard and /mcp. Each row of the table is an actor and a kind of
-packet; every surface must answer as the row says, on SQLite and on PostgreSQL alike."""
+"""Who may read a packet, who may change it and who may share it by name, asked of every surface
+that reads, changes or shares packets: the wire API, the dashboard and /mcp. Each row of the table
+is an actor and a kind of packet; every surface must answer as the row says, on SQLite and on
+PostgreSQL alike."""
 
 import json
 from dataclasses import dataclass
@@ -10,10 +11,11 @@ from django.contrib.messages import get_messages
 from django.test import Client
 
 from core.testing import signed_in
-from packets.models import Packet
+from packets.models import Packet, Share
+from packets.shares import share_create
 from packets.testing import push_packet
 from teams.models import Membership
-from teams.services import team_leave
+from teams.services import team_leave, team_settings_update
 from teams.testing import make_team
 
 pytestmark = pytest.mark.django_db
@@ -25,34 +27,43 @@ WORDS = {"personal": "aardvark", "team": "bison", "team, creator left": "cheetah
 
 @dataclass(frozen=True)
 class Row:
-    actor: str  # creator, member, admin, owner or stranger
+    actor: str  # creator, member, admin, owner, stranger, or recipient (someone it was shared with)
     kind: str  # personal, team, or "team, creator left" (pushed to the team by someone since gone)
     may_read: bool
     may_change: bool
+    may_share: bool  # with a person by name (the team allows sharing outside it: see world())
+    # Whether the wire's list (GET /v1/packets, the ls tool: the Go client's `ltm ls`) holds it; it
+    # stays the caller's own and their teams' packets, so not one shared with them. None: may_read.
+    listed: bool | None = None
 
     def __str__(self) -> str:
         return f"{self.actor} of {self.kind}"
 
 
 TABLE = [
-    # Personal packets: their creator only, whatever roles others hold in the creator's teams.
-    Row("creator", "personal", may_read=True, may_change=True),
-    Row("member", "personal", may_read=False, may_change=False),
-    Row("admin", "personal", may_read=False, may_change=False),
-    Row("owner", "personal", may_read=False, may_change=False),
-    Row("stranger", "personal", may_read=False, may_change=False),
-    # Team packets: every member reads them; the creator, the admins and the owner change them.
-    Row("creator", "team", may_read=True, may_change=True),
-    Row("member", "team", may_read=True, may_change=False),
-    Row("admin", "team", may_read=True, may_change=True),
-    Row("owner", "team", may_read=True, may_change=True),
-    Row("stranger", "team", may_read=False, may_change=False),
-    # A creator who left the team no longer reads its packets, but may still take theirs down.
-    Row("creator", "team, creator left", may_read=False, may_change=True),
-    Row("member", "team, creator left", may_read=True, may_change=False),
-    Row("admin", "team, creator left", may_read=True, may_change=True),
-    Row("owner", "team, creator left", may_read=True, may_change=True),
-    Row("stranger", "team, creator left", may_read=False, may_change=False),
+    # Personal packets: their creator only, whatever roles others hold in the creator's teams, and
+    # the person they shared it with, who reads it (not in their list) and changes nothing.
+    Row("creator", "personal", may_read=True, may_change=True, may_share=True),
+    Row("member", "personal", may_read=False, may_change=False, may_share=False),
+    Row("admin", "personal", may_read=False, may_change=False, may_share=False),
+    Row("owner", "personal", may_read=False, may_change=False, may_share=False),
+    Row("stranger", "personal", may_read=False, may_change=False, may_share=False),
+    Row("recipient", "personal", may_read=True, may_change=False, may_share=False, listed=False),
+    # Team packets: every member reads and shares them; the creator, the admins and the owner
+    # change them.
+    Row("creator", "team", may_read=True, may_change=True, may_share=True),
+    Row("member", "team", may_read=True, may_change=False, may_share=True),
+    Row("admin", "team", may_read=True, may_change=True, may_share=True),
+    Row("owner", "team", may_read=True, may_change=True, may_share=True),
+    Row("stranger", "team", may_read=False, may_change=False, may_share=False),
+    Row("recipient", "team", may_read=True, may_change=False, may_share=False, listed=False),
+    # A creator who left the team no longer reads (nor shares) its packets, but may still take theirs down.
+    Row("creator", "team, creator left", may_read=False, may_change=True, may_share=False),
+    Row("member", "team, creator left", may_read=True, may_change=False, may_share=True),
+    Row("admin", "team, creator left", may_read=True, may_change=True, may_share=True),
+    Row("owner", "team, creator left", may_read=True, may_change=True, may_share=True),
+    Row("stranger", "team, creator left", may_read=False, may_change=False, may_share=False),
+    Row("recipient", "team, creator left", may_read=True, may_change=False, may_share=False, listed=False),
 ]
 
 
@@ -67,13 +78,21 @@ class World:
         return self.people["leaver" if row.actor == "creator" and row.kind == "team, creator left" else row.actor]
 
 
+PEOPLE = ("owner", "admin", "creator", "member", "leaver", "stranger", "recipient", "target")
+
+
 def world(make_user, kind: str) -> World:
-    """Team crew: its owner, an admin and plain members (the creator, another member and one who
-    leaves); a stranger outside. One packet of `kind`, its goal holding the kind's word."""
-    people = {name: make_user(name) for name in ("owner", "admin", "creator", "member", "leaver", "stranger")}
+    """Team crew, which allows sharing its packets outside it: its owner, an admin and plain
+    members (the creator, another member and one who leaves); outside it a stranger, the recipient
+    and the target (whom the sharing surfaces share with). One packet of `kind`, its goal holding
+    the kind's word, shared with the recipient by its creator (by the member once the creator left:
+    the leaver's shares ended with their membership)."""
+    people = {name: make_user(name) for name in PEOPLE}
     crew = make_team(people["owner"], "crew", members=[people["creator"], people["member"], people["leaver"]])
     Membership.objects.create(team=crew, user=people["admin"], role=Membership.ADMIN)
+    team_settings_update(actor=people["owner"], team=crew, share_outside=True)
     goal = f"Scoping probe {WORDS[kind]}"
+    sender = people["creator"]
     if kind == "personal":
         packet = push_packet(people["creator"], goal=goal)
     elif kind == "team":
@@ -81,6 +100,8 @@ def world(make_user, kind: str) -> World:
     else:
         packet = push_packet(people["leaver"], team=crew, goal=goal)
         team_leave(actor=people["leaver"], team=crew)
+        sender = people["member"]
+    share_create(actor=sender, packet_id=packet.id, to="recipient")
     return World(people, packet, None if kind == "personal" else crew.name, WORDS[kind])
 
 
@@ -144,7 +165,13 @@ def read_answers(w: World, user, make_token) -> dict[str, bool]:
 def test_every_surface_reads_as_the_table_says(row, make_user, make_token):
     w = world(make_user, row.kind)
     answers = read_answers(w, w.actor(row), make_token)
-    assert answers == dict.fromkeys(answers, row.may_read)
+    expected = dict.fromkeys(answers, row.may_read)
+    if row.listed is not None:
+        expected.update(dict.fromkeys(WIRE_LISTS, row.listed))
+    assert answers == expected
+
+
+WIRE_LISTS = ("api list", "mcp ls")
 
 
 @pytest.mark.parametrize("row", [row for row in TABLE if row.may_read], ids=str)
@@ -211,3 +238,45 @@ def test_every_surface_changes_as_the_table_says(row, surface, make_user, make_t
         assert (outcome, _state(w.packet.id)) == ("done", effect)
     else:
         assert (outcome, _state(w.packet.id)) == ("403" if row.may_read else "404", "untouched")
+
+
+# Sharing with a person by name: "done" (the target now has the packet from the actor), "403"
+# (refused to someone who may read the packet) or "404" (refused to anyone else).
+
+
+def _api_share(w, user, make_token):
+    response = api(make_token, user).post(
+        f"/v1/packets/{w.packet.id}/shares", data={"to": "target"}, content_type="application/json"
+    )
+    return "done" if response.status_code == 201 else str(response.status_code)
+
+
+def _dashboard_share(w, user, make_token):
+    response = signed_in(user).post(f"/packets/{w.packet.id}/share", {"to": "target"})
+    if response.status_code == 404:
+        return "404"
+    refused = any(message.level_tag == "error" for message in get_messages(response.wsgi_request))
+    return "403" if refused else "done"
+
+
+def _mcp_share(w, user, make_token):
+    text, is_error = mcp(make_token, user)("share", id=w.packet.id, to="target")
+    if not is_error:
+        return "done"
+    return "404" if text == "packet not found" else "403"
+
+
+SHARES = {"api share": _api_share, "dashboard share": _dashboard_share, "mcp share": _mcp_share}
+
+
+@pytest.mark.parametrize("surface", SHARES)
+@pytest.mark.parametrize("row", TABLE, ids=str)
+def test_every_surface_shares_as_the_table_says(row, surface, make_user, make_token):
+    w = world(make_user, row.kind)
+    user = w.actor(row)
+    outcome = SHARES[surface](w, user, make_token)
+    shared = Share.objects.filter(packet_id=w.packet.id, sender=user, recipient=w.people["target"]).exists()
+    if row.may_share:
+        assert (outcome, shared) == ("done", True)
+    else:
+        assert (outcome, shared) == ("403" if row.may_read else "404", False)

@@ -50,6 +50,7 @@ def world(alice, bob, api_as):
         "invite_id": invite.id,
         "device_id": mcp.pk,
         "token_id": mcp.pk,
+        "share_id": "01NOSUCHSHARE0000000000000",
     }
 
 

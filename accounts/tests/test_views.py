@@ -128,6 +128,29 @@ def test_display_name_is_at_most_80_characters(alice):
     assert alice.display == ""
 
 
+def test_the_share_mail_setting_is_on_until_unticked(alice):
+    browser = signed_in(alice)
+    assert 'name="share_mail" id="share-mail" checked' in browser.get("/account").content.decode()
+
+    response = browser.post("/account/share-mail", {}, follow=True)  # an unticked box is not sent
+    assert response.redirect_chain == [("/account", 302)]
+    assert [str(m) for m in response.context["messages"]] == [
+        "No more mails about shares: they still show under Shared with me."
+    ]
+    alice.refresh_from_db()
+    assert alice.share_mail is False
+    assert 'name="share_mail" id="share-mail">' in response.content.decode()
+
+    browser.post("/account/share-mail", {"share_mail": "on"})
+    alice.refresh_from_db()
+    assert alice.share_mail is True
+
+
+def test_the_share_mail_setting_needs_a_signed_in_post(client, alice):
+    assert client.post("/account/share-mail", {"share_mail": "on"}).status_code == 302
+    assert signed_in(alice).get("/account/share-mail").status_code == 405
+
+
 # The site admin
 
 

@@ -145,10 +145,6 @@ class Hub:
     def healthz(self) -> dict:
         return self._data(self.call("GET", "/v1/healthz", auth=False, expect=(200,)))
 
-    def push(self, raw_packet: bytes, team: str | None = None) -> str:
-        response = self.call("POST", "/v1/packets" + _query(team=team), raw=raw_packet, expect=(200, 201))
-        return str(self._data(response).get("id", ""))
-
     def list_packets(self, limit: int | None = None, team: str | None = None) -> list[dict]:
         response = self.call("GET", "/v1/packets" + _query(limit=limit, team=team), expect=(200,))
         return list(self._data(response).get("packets") or [])

@@ -9,7 +9,7 @@ import argparse
 import sys
 
 from . import __version__
-from .commands import account, auth, config, dashboard, mcp, packets, teams, threads
+from .commands import account, auth, config, conformance, dashboard, findings, mcp, packets, teams, threads
 from .errors import LtmError, UsageError
 from .output import note, silence_stdout
 
@@ -21,10 +21,13 @@ REGISTER = (
     teams.register,
     packets.register_example,
     packets.register_search,
+    packets.register_shares,
+    findings.register,
     account.register,
     config.register,
     dashboard.register,
     mcp.register,
+    conformance.register,
 )
 
 

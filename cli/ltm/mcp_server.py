@@ -31,9 +31,12 @@ SPECS = {**specs.TOOLS, **specs.LOCAL_TOOLS}
 class VerbsBackend:
     """The tools' reads and writes (see ltm.protocol.tool_calls.Backend) through the hub's API."""
 
-    def push(self, packet: dict, team: str | None) -> tuple[str, str]:
-        pushed = verbs.push_packet(packet, team=team)
-        return pushed.host, pushed.id
+    def push(self, packet: dict, team: str | None) -> tuple[str, str, list[dict]]:
+        try:
+            pushed = verbs.push_packet(packet, team=team)
+        except verbs.SecretsRefused as refusal:
+            raise ToolError(specs.secrets_refused_message(refusal.findings)) from None
+        return pushed.host, pushed.id, pushed.findings
 
     def packet(self, packet_id: str) -> dict:
         return verbs.show(packet_id)[0]
@@ -49,7 +52,7 @@ class VerbsBackend:
         return verbs.thread(packet_id)
 
     def search(self, q: str, team: str | None, limit: int | None) -> list[dict]:
-        return verbs.search(q, team=team, limit=limit)
+        return verbs.search(q, team=team, limit=limit)  # /v1/search's results, shared_by included
 
     def packets(self, limit: int | None, team: str | None) -> list[dict]:
         return verbs.list_packets(limit=limit, team=team)
@@ -62,6 +65,12 @@ class VerbsBackend:
 
     def unpublish(self, packet_id: str) -> None:
         verbs.unpublish(packet_id)
+
+    def share(self, packet_id: str, to: str, note: str | None) -> tuple[dict, bool]:
+        return verbs.share(packet_id, to, note)
+
+    def shares(self, direction: str, limit: int | None) -> list[dict]:
+        return verbs.shares(direction, limit)
 
     def whoami(self) -> dict:
         return verbs.whoami()

@@ -17,6 +17,7 @@ try:
     django.setup()
 
     from accounts.services import api_token_create, user_upsert
+    from oauth.testing import ensure_cli_application
 except Exception as exc:  # ImportError, ImproperlyConfigured: no Django project here
     if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
         raise  # in CI the hub is always there: a failing import is a bug, not a reason to skip
@@ -224,22 +225,6 @@ class InstantTime:
 
     def sleep(self, seconds):
         self.now += seconds
-
-
-def ensure_cli_application():
-    """The hub creates the public `ltm-cli` client in a migration, but a transactional test (which
-    live_server needs) flushes migration data; put it back as the contract defines it."""
-    from oauth2_provider.models import get_application_model
-
-    model = get_application_model()
-    model.objects.get_or_create(
-        client_id="ltm-cli",
-        defaults={
-            "name": "ltm command-line client",
-            "client_type": model.CLIENT_PUBLIC,
-            "authorization_grant_type": model.GRANT_DEVICE_CODE,
-        },
-    )
 
 
 @pytest.mark.parametrize("approve", [True, False])

@@ -328,6 +328,8 @@ def test_resume_picker_reads_the_choice(two_packets, monkeypatch, hub, capsys):
     pipe_stdin(monkeypatch, "2\n")
     assert main(["resume"]) == 0
     assert hub.last("GET", "/v1/packets?").path == "/v1/packets?limit=50"
+    # The fake hub, as the protocol, has no shares: its 404 leaves the person's own packets alone.
+    assert hub.last("GET", "/v1/shares").path == "/v1/shares?direction=in&limit=50"
     captured = capsys.readouterr()
     assert "  2  2026-04-22T00:00  First goal" in captured.err
     assert "## Goal\n\nFirst goal" in captured.out
@@ -753,6 +755,12 @@ def test_help_exits_0(capsys):
     assert main(["--help"]) == 0
     out = capsys.readouterr().out
     assert "resume" in out and "account" in out
+
+
+def test_help_lists_the_share_verbs(capsys):
+    assert main(["--help"]) == 0
+    commands = {line.split()[0] for line in capsys.readouterr().out.splitlines() if line.startswith("    ")}
+    assert {"share", "inbox", "unshare"} <= commands
 
 
 def test_account_claim_on_a_hub_without_sign_in_links_says_so(hub, capsys):

@@ -25,6 +25,8 @@ TOOLS = {
     "rm",
     "publish",
     "unpublish",
+    "share",
+    "inbox",
     "example",
     "whoami",
     "thread",

@@ -14,13 +14,14 @@ from ltm.protocol.tool_calls import ToolError, checked
 class Memory:
     """The few reads and writes the tools need, kept in a dict."""
 
-    def __init__(self, *packets):
+    def __init__(self, *packets, findings=()):
         self.packets = {packet["id"]: packet for packet in packets}
         self.pushed = []
+        self.findings = list(findings)  # what the hub's secret scan answers to each push
 
     def push(self, packet, team):
         self.pushed.append((packet, team))
-        return "https://hub.example", packet["id"]
+        return "https://hub.example", packet["id"], self.findings
 
     def packet(self, packet_id):
         return self.packets[packet_id]
@@ -73,6 +74,29 @@ def test_save_refuses_an_invalid_or_unredacted_packet_before_pushing():
     assert backend.pushed == []
     call(backend, "save", {"packet": leaky, "allow_unredacted": True})
     assert backend.pushed[0][0]["goal"] == leaky["goal"]
+
+
+def test_save_passes_on_what_the_hubs_secret_scan_flagged_and_how_to_fix_it():
+    findings = [{"path": "next_step", "kind": "aws-access-key"}, {"path": "decisions[0].why", "kind": "jwt"}]
+    packet = example_packet()
+    text = call(Memory(findings=findings), "save", {"packet": packet})
+    saved, warning = text.split("\n", 1)
+    assert (
+        saved
+        == f"saved packet {packet['id']} on https://hub.example. Resume it with the `resume` tool, id {packet['id']!r}."
+    )
+    assert warning == tools.flagged_message(packet["id"], findings)
+    assert "- next_step: aws-access-key\n- decisions[0].why: jwt\n" in warning
+    assert "cannot be published or shared" in warning
+    assert f"call `save` again with the same id ({packet['id']!r})" in warning
+    assert f"ltm findings clear {packet['id']} --reason" in warning
+
+
+def test_a_refusal_of_the_hubs_secret_scan_names_the_findings():
+    message = tools.secrets_refused_message([{"path": "goal", "kind": "github-token"}])
+    assert message.startswith("packet refused by the hub: its secret scan found")
+    assert "nothing was saved" in message and "allow_unredacted does not override" in message
+    assert message.endswith("\n- goal: github-token")
 
 
 def test_check_packet_holds_a_decoded_packet_to_the_size_cap():

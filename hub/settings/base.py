@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -39,6 +40,13 @@ if LTM_TRUST_PROXY_HEADERS:
 # and an X-Robots-Tag header). Off by default: a published page is meant to be shared.
 LTM_PUBLISH_NOINDEX = env.bool("LTM_PUBLISH_NOINDEX", default=False)
 
+# The hub's own secret scan of every pushed packet (packets.findings): "flag" (the default) stores
+# the packet and holds it back from publishing and sharing until it is fixed or cleared, "refuse"
+# answers 422 and stores nothing, "off" does not scan. A team may only be stricter.
+LTM_SECRET_SCAN = env("LTM_SECRET_SCAN", default="flag")
+if LTM_SECRET_SCAN not in ("off", "flag", "refuse"):
+    raise ImproperlyConfigured(f"LTM_SECRET_SCAN is off, flag or refuse; got {LTM_SECRET_SCAN!r}")
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -64,6 +72,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "core.middleware.CollapseApiLeadingSlashes",
+    # The wire API (/v1) leaves here for API_MIDDLEWARE below; pages go on.
+    "core.middleware.ApiMiddleware",
     "core.middleware.RejectNulCharacters",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -77,6 +87,20 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: it turns a lockout into its 429 page.
     "axes.middleware.AxesMiddleware",
+]
+
+# What a request for the wire API runs instead of the rest of MIDDLEWARE (core.middleware.ApiMiddleware;
+# the pages under /v1 keep MIDDLEWARE): the same NUL check, Django's security headers (nosniff,
+# HSTS and the https redirect in production), its host check and Content-Length, and the site's
+# framing and content policies as constant headers. Sessions, CSRF, messages, allauth, CSP's
+# per-answer policy and django-axes are for pages: /v1 authenticates with bearer tokens
+# (oauth.authentication) in CSRF-exempt DRF views and never checks a password.
+API_MIDDLEWARE = [
+    "core.middleware.RejectNulCharacters",
+    "django.middleware.security.SecurityMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "core.middleware.SitePolicy",
 ]
 
 # Content-Security-Policy (django-csp) on every answer: only the hub's own static files run or
@@ -325,6 +349,8 @@ ACCOUNT_RATE_LIMITS = {
     # Remote MCP (mcp_remote): client registrations per address, tool calls per token.
     "oauth_register": "20/h/ip",
     "mcp_tool_call": env("LTM_MCP_TOOL_CALL_RATE", default="120/m/key"),
+    # Packets shared by name (packets.shares), per sender.
+    "packet_share": env("LTM_SHARE_RATE", default="200/h/user"),
 }
 
 # OAuth (django-oauth-toolkit) for the device flow of the `ltm` client (see oauth/server.py).

@@ -46,10 +46,11 @@ def found(api, q, **params):
     return [result["id"] for result in response.json()["results"]]
 
 
-def test_a_result_has_id_created_at_goal_team_snippet_and_score(api, alpha):
+def test_a_result_has_id_created_at_goal_team_snippet_score_and_shared_by(api, alpha):
     pid = push(api, team="alpha", goal="Stop the flaky test #107 on CI", next_step="Pin the clock in the fixture")
     [result] = search(api, "flaky test 107").json()["results"]
-    assert set(result) == {"id", "created_at", "goal", "team", "snippet", "score"}
+    assert set(result) == {"id", "created_at", "goal", "team", "snippet", "score", "shared_by"}
+    assert result["shared_by"] is None  # nobody shared it with the caller
     assert result["id"] == pid and result["team"] == "alpha"
     assert result["goal"] == "Stop the flaky test #107 on CI"
     assert result["created_at"] == "2026-04-22T00:00:00Z"

@@ -94,9 +94,14 @@ def test_a_published_chain_links_only_the_same_creators_or_teams_packets(alice, 
 def test_packet_viewer_rights(alice, bob, carol, alpha):
     shared = push_packet(bob, team=alpha)
     rights = lambda viewer: selectors.packet_viewer_rights(viewer=viewer, packet=shared)  # noqa: E731
-    assert rights(bob) == {"change": True, "move": True}
-    assert rights(alice) == {"change": True, "move": False}
-    assert rights(carol) == {"change": False, "move": False}
+    assert rights(bob) == {"change": True, "move": True, "share": False, "clear_findings": True}
+    assert rights(alice) == {"change": True, "move": False, "share": False, "clear_findings": True}
+    assert rights(carol) == {"change": False, "move": False, "share": False, "clear_findings": False}
+    alpha.share_outside = True
+    alpha.save()
+    assert rights(alice)["share"] and rights(bob)["share"] and not rights(carol)["share"]
+    personal = push_packet(carol)
+    assert selectors.packet_viewer_rights(viewer=carol, packet=personal)["share"]
 
 
 def test_packet_visible_chain_shows_only_what_the_viewer_may_see(alice, bob, carol, alpha):

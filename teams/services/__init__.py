@@ -32,6 +32,7 @@ from teams.services.memberships import (
     team_leave,
 )
 from teams.services.ownership import team_transfer_accept, team_transfer_cancel, team_transfer_offer
+from teams.services.settings import team_settings_update
 
 __all__ = [
     "SEND_INVITE_MAIL_TASK",
@@ -47,6 +48,7 @@ __all__ = [
     "team_delete",
     "team_hold",
     "team_leave",
+    "team_settings_update",
     "team_transfer_accept",
     "team_transfer_cancel",
     "team_transfer_offer",

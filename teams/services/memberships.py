@@ -17,6 +17,7 @@ from teams.services.guards import (
     team_locked,
 )
 from teams.services.ownership import offer_forget
+from teams.signals import sharing_narrowed
 
 ASSIGNABLE_ROLES = (Membership.ADMIN, Membership.MEMBER)
 
@@ -70,6 +71,7 @@ def membership_remove(*, actor, team, user_id: str) -> None:
     membership.delete()
     offer_forget(team, membership.user_id)
     team_event_record(team_id=team.pk, actor=actor, kind=TeamEvent.MEMBER_REMOVED, **person_detail(membership.user))
+    sharing_narrowed.send(sender=Team, team_id=team.pk, actor=actor)
 
 
 @transaction.atomic
@@ -81,6 +83,7 @@ def team_leave(*, actor, team) -> None:
     membership.delete()
     offer_forget(team, actor.pk)
     team_event_record(team_id=team.pk, actor=actor, kind=TeamEvent.MEMBER_LEFT, **person_detail(actor))
+    sharing_narrowed.send(sender=Team, team_id=team.pk, actor=actor)
 
 
 @transaction.atomic

@@ -21,7 +21,9 @@ def test_create_answers_201_with_string_ids_and_makes_the_creator_owner(api_as, 
     response = api_as(alice).post("/v1/teams", {"name": "alpha"})
     assert response.status_code == 201
     team = Team.objects.get(name="alpha")
-    assert response.json() == {"team": {"id": team.id, "name": "alpha", "owner_id": alice.id}}
+    assert response.json() == {
+        "team": {"id": team.id, "name": "alpha", "owner_id": alice.id, "share_outside": False, "secret_scan": "flag"}
+    }
     assert isinstance(response.json()["team"]["id"], str)
     assert Membership.objects.get(team=team, user=alice).role == "owner"
 
@@ -69,6 +71,8 @@ def test_list_shows_only_the_callers_teams(api_as, alice, bob, carol, alpha):
                 "id": alpha.id,
                 "name": "alpha",
                 "owner_id": alice.id,
+                "share_outside": False,
+                "secret_scan": "flag",
                 "created_at": alpha.created_at.isoformat().replace("+00:00", "Z"),
             }
         ]

@@ -119,7 +119,15 @@ def test_who_may_accept_the_ownership(api_as, people, dave, alpha, who, expected
     assert response.status_code == expected, response.content
     team = Team.objects.get(pk=alpha.pk)
     if expected == 200:
-        assert response.json() == {"team": {"id": alpha.pk, "name": "alpha", "owner_id": dave.pk}}
+        assert response.json() == {
+            "team": {
+                "id": alpha.pk,
+                "name": "alpha",
+                "owner_id": dave.pk,
+                "share_outside": False,
+                "secret_scan": "flag",
+            }
+        }
         assert team.owner == dave and role_of(alpha, people["owner"]) == "admin"
     else:
         assert team.owner == people["owner"] and team.transfer_to == dave

@@ -1,4 +1,5 @@
-"""The packet commands: push (save), ls, show, pull, rm, publish, unpublish, resume, example, search."""
+"""The packet commands: push (save), ls, show, pull, rm, publish, unpublish, resume, example, search,
+and sharing: share, inbox, unshare."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from ..errors import LtmError, UsageError
 from ..output import note, packet_summary, shorten, table, to_json, wants_json
 from ..protocol.packet import canonical_json
 from . import act, whole_number
+from .findings import flagged_warning
 
 PICKER_SIZE = 50
 LIST_MAX = 500  # the most GET /v1/packets answers; beyond it (and below 1) the hub uses its default
@@ -51,7 +53,12 @@ def register(add) -> None:
     add("unpublish", cmd_unpublish, "take a packet's public page down").add_argument("id")
 
     resume = add("resume", cmd_resume, "the resume block of a packet, for a new agent session")
-    resume.add_argument("id", nargs="?", help="packet id or public link (default: pick from the 50 newest)")
+    resume.add_argument(
+        "id",
+        nargs="?",
+        help="packet id or public link (default: pick from the packets shared with you and not read yet, "
+        "then your 50 newest)",
+    )
     resume.add_argument(
         "--thread",
         action="store_true",
@@ -80,6 +87,8 @@ def cmd_push(args) -> int:
     print(pushed.id)
     where = f"team {args.team}" if args.team else "your packets"
     note(f"pushed to {where} on {pushed.host}; resume it anywhere with `ltm resume {pushed.id}`")
+    if pushed.findings:
+        flagged_warning(pushed)
     return 0
 
 
@@ -137,15 +146,17 @@ def cmd_resume(args) -> int:
 
 
 def _pick_packet() -> str:
-    """Number the newest packets on stderr and read the choice from stdin."""
-    packets = verbs.list_packets(limit=PICKER_SIZE)
+    """Number the packets shared with the person and not read yet, then their newest, on stderr
+    and read the choice from stdin."""
+    packets = verbs.resume_choices(PICKER_SIZE)
     if not packets:
         raise LtmError(
-            "no personal packets to resume; push one with `ltm push <file>`, or resume a team's "
-            "packet by id (`ltm ls -t <team>`, then `ltm resume <id>`)"
+            "no personal packets to resume, and nothing unread shared with you; push one with "
+            "`ltm push <file>`, or resume a team's packet by id (`ltm ls -t <team>`, then `ltm resume <id>`)"
         )
     for number, packet in enumerate(packets, 1):
-        note(f"{number:>3}  {packet.get('created_at', '')[:16]}  {shorten(packet.get('goal', ''), 60)}")
+        shared = f"  (new, shared by {packet['shared_by']})" if packet["shared_by"] else ""
+        note(f"{number:>3}  {packet.get('created_at', '')[:16]}  {shorten(packet.get('goal', ''), 60)}{shared}")
     sys.stderr.write(f"resume which packet? [1-{len(packets)}] ")
     sys.stderr.flush()
     line = sys.stdin.readline()
@@ -204,9 +215,80 @@ def cmd_search(args) -> int:
     else:
         for result in results:
             where = f"team {result.get('team')}" if result.get("team") else "personal"
+            if result.get("shared_by"):
+                where = f"shared by {result['shared_by']}"
             print(
                 f"{result.get('id', '')}  {str(result.get('created_at', ''))[:10]}  {where}  "
                 f"{shorten(result.get('goal', ''), 70)}"
             )
             print(f"    {shorten(result.get('snippet', ''), 100)}")
     return 0
+
+
+# --- shares: a packet handed to one person by username ------------------------------------------
+
+INBOX_MAX = 200  # the most GET /v1/shares answers
+
+
+def register_shares(add) -> None:
+    share = add("share", cmd_share, "hand a packet to one person by username: they may read it, never change it")
+    share.add_argument("id", help="packet id")
+    share.add_argument("username", help="the username they sign in with")
+    share.add_argument("--note", help="a word for them, at most 500 characters (sharing again replaces it)")
+
+    inbox = add("inbox", cmd_inbox, "the packets shared with you, newest first (* not read yet)")
+    inbox.add_argument("--sent", action="store_true", help="list the shares you made instead (* not read by them yet)")
+    inbox.add_argument(
+        "--limit", type=whole_number(1, INBOX_MAX), help=f"how many, 1 to {INBOX_MAX} (the hub's default: 50)"
+    )
+    inbox.add_argument("--json", action="store_true", help="print JSON")
+
+    unshare = add("unshare", cmd_unshare, "withdraw a share you made, or dismiss one made to you")
+    unshare.add_argument("share_id", help="the share's id, as `ltm inbox` (or `ltm inbox --sent`) lists it")
+
+
+def cmd_share(args) -> int:
+    share, created = verbs.share(args.id, args.username, args.note)
+    print(share.get("id", ""))
+    recipient = (share.get("to") or {}).get("display") or args.username
+    if created:
+        withdraw = f"`ltm unshare {share.get('id')}`"
+        note(f"shared {args.id} with {recipient}; it is in their `ltm inbox`. Withdraw it with {withdraw}")
+    else:
+        note(f"{recipient} already had {args.id} from you: the same share, its note now as given")
+    return 0
+
+
+def cmd_inbox(args) -> int:
+    shares = verbs.shares(verbs.SENT if args.sent else verbs.INBOX, limit=args.limit)
+    if wants_json(args.json):  # the hub's shape: {"shares": [...]}
+        print(to_json({"shares": shares}))
+        return 0
+    if not shares:
+        note(
+            "you have shared no packet; `ltm share <id> <username>` hands one on"
+            if args.sent
+            else "nothing shared with you yet"
+        )
+        return 0
+    person = "to" if args.sent else "from"
+    rows = [
+        (
+            (" " if share.get("seen") else "*") + share.get("id", ""),
+            share.get("packet_id", ""),
+            (share.get(person) or {}).get("display", ""),
+            str(share.get("created_at", ""))[:16],
+            shorten(share.get("goal", ""), 50),
+            shorten(share.get("note", ""), 40),
+        )
+        for share in shares
+    ]
+    table([" SHARE", "PACKET", person.upper(), "SHARED", "GOAL", "NOTE"], rows)
+    if args.sent:
+        note("* not read by them yet; `ltm unshare <share>` withdraws a share")
+    else:
+        note("* not read yet; `ltm resume <packet>` reads one, `ltm unshare <share>` dismisses it")
+    return 0
+
+
+cmd_unshare = act("unshare", "share_id", "share {share_id} ended; the packet is no longer shared through it")

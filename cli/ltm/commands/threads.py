@@ -122,5 +122,10 @@ def cmd_import(args) -> int:
                 note(f"line {result.line} ({result.id or 'no id'}): refused: {result.reason}")
             else:
                 print(f"{result.outcome}\t{result.id}")
+            if result.findings:
+                flagged = ", ".join(verbs.finding_lines(result.findings))
+                note(
+                    f"line {result.line} ({result.id}): the hub's secret scan flagged {flagged}; see `ltm findings {result.id}`"
+                )
     note(f"{counts['pushed']} pushed, {counts['already there']} already there, {counts['refused']} refused")
     return 1 if counts["refused"] else 0

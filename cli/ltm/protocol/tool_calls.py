@@ -27,7 +27,9 @@ class Backend(Protocol):
     """Where the tools read and write packets: the hub's API for `ltm mcp`, its services for /mcp.
     Lists come back as the wire API shapes them (search results as `search_result` shapes them)."""
 
-    def push(self, packet: dict, team: str | None) -> tuple[str, str]: ...  # (host, packet id)
+    # (host, packet id, the hub's secret-scan findings [{path, kind}]: empty when clean); a push
+    # the hub's scan refuses raises ToolError(tools.secrets_refused_message(findings)).
+    def push(self, packet: dict, team: str | None) -> tuple[str, str, list[dict]]: ...
     def packet(self, packet_id: str) -> dict: ...
     def pull(self, packet_id: str) -> str: ...  # the stored JSON text
     def show(self, packet_id: str) -> tuple[dict, str | None, str | None]: ...  # packet, public URL, since
@@ -37,6 +39,8 @@ class Backend(Protocol):
     def delete(self, packet_id: str) -> None: ...
     def publish(self, packet_id: str) -> str: ...  # the public URL
     def unpublish(self, packet_id: str) -> None: ...
+    def share(self, packet_id: str, to: str, note: str | None) -> tuple[dict, bool]: ...  # the share, created
+    def shares(self, direction: str, limit: int | None) -> list[dict]: ...  # "in": the inbox; "out": sent
     def whoami(self) -> dict: ...  # token_identity(...) plus what the side knows of the person
     def dashboard_url(self) -> str: ...  # only for `platform`, a tool of `ltm mcp` alone
 
@@ -45,9 +49,20 @@ def to_json(data) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False)
 
 
-def search_result(*, id: str, created_at: str, goal: str, team: str | None, snippet: str, score: float) -> dict:
-    """One search result as /v1/search and both `search` tools list it."""
-    return {"id": id, "created_at": created_at, "goal": goal, "team": team, "snippet": snippet, "score": score}
+def search_result(
+    *, id: str, created_at: str, goal: str, team: str | None, snippet: str, score: float, shared_by: str | None = None
+) -> dict:
+    """One search result as /v1/search and both `search` tools list it; `shared_by` names who
+    shared the packet with the caller (None when nobody did)."""
+    return {
+        "id": id,
+        "created_at": created_at,
+        "goal": goal,
+        "team": team,
+        "snippet": snippet,
+        "score": score,
+        "shared_by": shared_by,
+    }
 
 
 def checked(offered: dict, name: str, arguments) -> tuple[specs.ToolSpec, dict]:
@@ -88,12 +103,13 @@ def prepared_packet(packet: dict, allow_unredacted: bool = False) -> dict:
 
 
 def save(backend: Backend, *, packet: dict, allow_unredacted: bool, team: str | None = None) -> str:
-    host, packet_id = backend.push(prepared_packet(packet, allow_unredacted), team)
-    return (
+    host, packet_id, findings = backend.push(prepared_packet(packet, allow_unredacted), team)
+    saved = (
         f"saved packet {packet_id} on {host}"
         + (f" in team {team}" if team else "")
         + f". Resume it with the `resume` tool, id {packet_id!r}."
     )
+    return saved + "\n" + specs.flagged_message(packet_id, findings) if findings else saved
 
 
 def resume(backend: Backend, *, id: str, thread: bool) -> str:
@@ -123,6 +139,14 @@ def unpublish(backend: Backend, *, id: str) -> str:
     return f"unpublished {id}"
 
 
+def share(backend: Backend, *, id: str, to: str, note: str | None = None) -> str:
+    shared, created = backend.share(id, to, note)
+    recipient = shared["to"]["display"]
+    if not created:
+        return f"{recipient} already had packet {id} from the person; share {shared['id']} stays, its note replaced."
+    return f"shared packet {id} with {recipient} (share {shared['id']}); it is in their inbox."
+
+
 # Each tool of ltm.protocol.tools (TOOLS and LOCAL_TOOLS) with what it answers.
 ANSWERS = {
     "save": save,
@@ -136,6 +160,8 @@ ANSWERS = {
     "rm": rm,
     "publish": lambda backend, *, id: backend.publish(id),
     "unpublish": unpublish,
+    "share": share,
+    "inbox": lambda backend, *, direction, limit=None: to_json(backend.shares(direction, limit)),
     "example": lambda backend: to_json(fresh_example()),
     "whoami": lambda backend: to_json(backend.whoami()),
     "platform": lambda backend: backend.dashboard_url(),

@@ -153,6 +153,39 @@ TOOLS = _specs(
     ),
     ToolSpec("unpublish", "Take a packet's public page down; the packet itself stays.", {"id": ID}, ("id",), WRITE),
     ToolSpec(
+        "share",
+        "Hand a packet to one person on the hub by their username: they may then read it (it shows "
+        "in their `inbox`), never change it. Only when the person asked for it. Sharing it again "
+        "with the same person keeps the one share and replaces its note.",
+        {
+            "id": ID,
+            "to": {"type": "string", "minLength": 1, "description": "The username of the person to share with."},
+            "note": {"type": "string", "maxLength": 500, "description": "A word for them, shown with the share."},
+        },
+        ("id", "to"),
+        WRITE,
+    ),
+    ToolSpec(
+        "inbox",
+        "The packets shared with the person, newest first, as JSON [{id, packet_id, goal, from, to, "
+        "note, created_at, seen}] (`from` and `to` are {id, display}; seen: the recipient has read "
+        "the packet since). Read one with `resume` and its packet_id, which marks it seen.",
+        {
+            "direction": {
+                "type": "string",
+                "enum": ["in", "out"],
+                "default": "in",
+                "description": "in: shared with the person (their inbox); out: the shares they made.",
+            },
+            "limit": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 200,
+                "description": "How many, 1 to 200 (default 50).",
+            },
+        },
+    ),
+    ToolSpec(
         "example",
         "A complete, valid example packet (v0.2) to model a new packet on, with a fresh `id` and `created_at`.",
     ),
@@ -209,6 +242,31 @@ def redaction_message(details: list[str]) -> str:
         "packet refused: it contains secrets or absolute paths. Remove or generalise them and "
         "call again (or pass allow_unredacted: true only if the person explicitly agreed):\n"
         + "\n".join(f"- {detail}" for detail in details)
+    )
+
+
+def finding_list(findings: list[dict]) -> str:
+    return "\n".join(f"- {finding['path']}: {finding['kind']}" for finding in findings)
+
+
+def flagged_message(packet_id: str, findings: list[dict]) -> str:
+    """A save the hub's secret scan stored but flagged: which fields, and the way out."""
+    return (
+        "Warning: the hub's secret scan found what looks like secrets in these fields (path: kind), so "
+        "it holds the packet back: it cannot be published or shared.\n"
+        + finding_list(findings)
+        + f"\nRemove or generalise them and call `save` again with the same id ({packet_id!r}): that "
+        "replaces the packet and ends the hold. If they are not secrets, ask the person to clear them "
+        f'(`ltm findings clear {packet_id} --reason "..."`, or on the packet\'s page in the dashboard).'
+    )
+
+
+def secrets_refused_message(findings: list[dict]) -> str:
+    """A save the hub's secret scan refused: nothing was stored."""
+    return (
+        "packet refused by the hub: its secret scan found what looks like secrets in these fields "
+        "(path: kind), and this hub (or team) stores no such packet; nothing was saved. Remove or "
+        "generalise them and call again (allow_unredacted does not override the hub's scan):\n" + finding_list(findings)
     )
 
 

@@ -1,11 +1,12 @@
-"""The packet verbs: push, list, search, show, pull, resume, threads, rm, publish, public links."""
+"""The packet verbs: push, list, search, show, pull, resume, threads, rm, publish, public links,
+shares (a packet handed to one person by username) and the hub's secret-scan findings."""
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
-from urllib.parse import urlsplit
+from dataclasses import dataclass, field
+from urllib.parse import quote, urlencode, urlsplit
 
 from ..client import Hub
 from ..errors import (
@@ -20,28 +21,50 @@ from ..protocol.packet import PacketError, fresh_example, parse_packet
 from ..protocol.redact import scan_packet
 from ..protocol.resume import render_resume, render_thread_resume
 from ..protocol.strict_json import JSONLimitError, loads_loosely
-from .session import connect, no_team, packet_call, team_call
+from .session import connect, no_team, packet_call, team_call, unless_missing
 
 
 @dataclass
 class Pushed:
     host: str
     id: str
+    # What the hub's secret scan found, [{"path", "kind"}]: the packet is stored but quarantined
+    # (not published, not shared) until a clean re-push or a cleared finding. Empty when clean.
+    findings: list[dict] = field(default_factory=list)
+
+
+class SecretsRefused(LtmError):
+    """The hub's secret scan refused the packet (422) and stored nothing; `findings` says where."""
+
+    def __init__(self, host: str, findings: list[dict]):
+        super().__init__(
+            f"{host} refused the packet: its secret scan found what looks like secrets, and this hub (or "
+            "team) stores no such packet; remove them and push again (--allow-unredacted only skips this "
+            "client's own check, never the hub's)",
+            finding_lines(findings),
+        )
+        self.findings = findings
+
+
+def finding_lines(findings: list[dict]) -> list[str]:
+    """Findings one a line, as the hub names them: "next_step: aws-access-key"."""
+    return [f"{finding.get('path', '?')}: {finding.get('kind', '?')}" for finding in findings]
 
 
 def push(raw: bytes, *, team: str | None = None, lenient: bool = False, allow_unredacted: bool = False) -> Pushed:
     """Check the packet (validation unless lenient, redaction unless allowed), then push it."""
     packet = check_for_push(raw, lenient=lenient, allow_unredacted=allow_unredacted)
     hub = connect()
-    packet_id = push_to(hub, raw, team)
-    return Pushed(hub.host, packet_id or (packet or {}).get("id", ""))
+    packet_id, findings = push_to(hub, raw, team)
+    return Pushed(hub.host, packet_id or (packet or {}).get("id", ""), findings)
 
 
 def push_packet(packet: dict, *, team: str | None = None) -> Pushed:
     """Push a packet already checked (by ltm.protocol.tool_calls, for `ltm mcp`)."""
     hub = connect()
     raw = json.dumps(packet, ensure_ascii=False).encode("utf-8")
-    return Pushed(hub.host, push_to(hub, raw, team) or packet["id"])
+    packet_id, findings = push_to(hub, raw, team)
+    return Pushed(hub.host, packet_id or packet["id"], findings)
 
 
 def check_for_push(raw: bytes, *, lenient: bool = False, allow_unredacted: bool = False) -> dict | None:
@@ -69,9 +92,11 @@ def _lenient_packet(raw: bytes):
         raise PacketError([f"invalid JSON: {exc}"]) from None
 
 
-def push_to(hub: Hub, raw: bytes, team: str | None) -> str:
+def push_to(hub: Hub, raw: bytes, team: str | None) -> tuple[str, list[dict]]:
+    """(the id the hub answers, what its secret scan found); SecretsRefused when it refused."""
     try:
-        return hub.push(raw, team=team)
+        # This hub's answer may carry its secret scan's findings, in a 201 and in a 422 alike.
+        response = hub.call("POST", "/v1/packets" + _team_query(team), raw=raw, expect=(200, 201, 422))
     except HubRequestError as exc:
         if exc.status == 400:
             raise PacketRejected(f"packet rejected by {hub.host}", hub_errors(str(exc))) from None
@@ -85,6 +110,17 @@ def push_to(hub: Hub, raw: bytes, team: str | None) -> str:
         if exc.status == 404 and team:
             raise no_team(hub, team) from None
         raise
+    data = _answer(hub, response)
+    findings = [finding for finding in data.get("findings") or [] if isinstance(finding, dict)]
+    if response.status == 422:  # this hub's refusal names its findings; any other 422 is only an error
+        if not findings:
+            raise HubRequestError(str(data.get("error") or f"{hub.host} refused the packet (HTTP 422)"), 422)
+        raise SecretsRefused(hub.host, findings)
+    return str(data.get("id", "")), findings
+
+
+def _team_query(team: str | None) -> str:
+    return "?" + urlencode({"team": team}) if team else ""
 
 
 def _readable(hub: Hub, packet_id: str) -> bool:
@@ -181,15 +217,10 @@ def _public_packet(link: str):
     """(hub, response) of a public link's JSON; no token goes along (it may be any hub)."""
     base, path = public_link(link)
     hub = Hub(base)
-    try:
-        return hub, hub.public_packet(path)
-    except HubRequestError as exc:
-        if exc.status == 404:
-            raise LtmError(
-                f"{link} is not a published packet (any more): its owner may have unpublished "
-                "it; ask them for a new link"
-            ) from None
-        raise
+    unpublished = (
+        f"{link} is not a published packet (any more): its owner may have unpublished it; ask them for a new link"
+    )
+    return hub, unless_missing(lambda: hub.public_packet(path), unpublished)
 
 
 # --- threads ---------------------------------------------------------------------------------
@@ -221,6 +252,128 @@ def publish(packet_id: str) -> str:
 def unpublish(packet_id: str) -> None:
     hub = connect()
     packet_call(hub.unpublish, hub, packet_id)
+
+
+# --- shares: this hub's extension; the protocol (and the Go client's hub) has none ---------------
+
+INBOX, SENT = "in", "out"  # the directions of GET /v1/shares
+NO_SUCH_USER = "no such user"  # the hub's 404 for a username it does not know
+
+
+def share(packet_id: str, username: str, note: str | None = None) -> tuple[dict, bool]:
+    """Share the packet with the person signed in as `username`: (the share as the hub answers it,
+    whether it is new). Sharing it again with them keeps the one share and replaces its note."""
+    hub = connect()
+    body = {"to": username} if note is None else {"to": username, "note": note}
+
+    def post(packet_id: str):
+        try:
+            return hub.call("POST", f"/v1/packets/{quote(packet_id, safe='')}/shares", json_body=body)
+        except HubRequestError as exc:
+            if exc.status == 404 and str(exc) == NO_SUCH_USER:
+                raise LtmError(
+                    f"no such user {username!r} on {hub.host}; ask them for the username they sign in with"
+                ) from None
+            raise
+
+    response = packet_call(post, hub, packet_id)
+    return _answer(hub, response).get("share") or {}, response.status == 201
+
+
+def shares(direction: str = INBOX, limit: int | None = None) -> list[dict]:
+    """The shares with the person (INBOX) or by them (SENT), newest first, each with "seen":
+    whether the recipient has read the packet since."""
+    hub = connect()
+    no_shares = f"{hub.host} does not share packets by username (an ltm hub extension)"
+    return unless_missing(lambda: _shares(hub, direction, limit), no_shares)
+
+
+def _shares(hub: Hub, direction: str, limit: int | None) -> list[dict]:
+    query = urlencode({"direction": direction, **({"limit": limit} if limit else {})})
+    return list(_answer(hub, hub.call("GET", f"/v1/shares?{query}", expect=(200,))).get("shares") or [])
+
+
+def unshare(share_id: str) -> None:
+    """Withdraw a share the person made, or dismiss one made to them."""
+    hub = connect()
+    missing = (
+        f"share {share_id} not found on {hub.host}; `ltm inbox` lists the shares with you, `ltm inbox --sent` yours"
+    )
+    unless_missing(lambda: hub.call("DELETE", f"/v1/shares/{quote(share_id, safe='')}", expect=(200, 204)), missing)
+
+
+def resume_choices(limit: int) -> list[dict]:
+    """What `ltm resume` offers with no id: the packets shared with the person that they have not
+    read yet, then their own newest packets, as [{id, created_at, goal, shared_by}] (shared_by:
+    the sender's name, None for their own)."""
+    hub = connect()
+    try:
+        inbox = _shares(hub, INBOX, limit)
+    except HubRequestError as exc:
+        if exc.status != 404:
+            raise
+        inbox = []  # a hub without shares: the person's own packets alone
+    unseen = {}
+    for shared in inbox:
+        if not shared.get("seen"):  # the newest share of a packet names its sender
+            unseen.setdefault(
+                shared["packet_id"],
+                {
+                    "id": shared["packet_id"],
+                    "created_at": shared.get("created_at", ""),
+                    "goal": shared.get("goal", ""),
+                    "shared_by": (shared.get("from") or {}).get("display"),
+                },
+            )
+    own = [{**packet, "shared_by": None} for packet in hub.list_packets(limit=limit)]
+    return [*unseen.values(), *own]
+
+
+# --- the hub's secret scan: this hub's extension; the protocol has none --------------------------
+
+NO_SCAN = "{host} does not scan packets for secrets (an ltm hub extension)"
+
+
+def findings(packet_id: str) -> list[dict]:
+    """What the hub's secret scan found in a packet the person may read: [{path, kind, created_at,
+    cleared_by, cleared_at, reason}], cleared_by and cleared_at null while a finding is open."""
+    hub = connect()
+    path = f"/v1/packets/{quote(packet_id, safe='')}/findings"
+    response = packet_call(lambda _: hub.call("GET", path, expect=(200,)), hub, packet_id)
+    return list(_answer(hub, response).get("findings") or [])
+
+
+def clear_findings(packet_id: str, reason: str) -> list[dict]:
+    """Vouch that a packet's findings are not secrets (its creator, or its team's owner or an
+    admin): the quarantine ends and the team's log keeps who and why. The findings, cleared."""
+    hub = connect()
+    path = f"/v1/packets/{quote(packet_id, safe='')}/findings/clear"
+    response = packet_call(
+        lambda _: hub.call("POST", path, json_body={"reason": reason}, expect=(200,)), hub, packet_id
+    )
+    return list(_answer(hub, response).get("findings") or [])
+
+
+def review_queue(team: str | None = None) -> list[dict]:
+    """The open findings the person is asked to look at, the newest packets first: of their own
+    packets, and of every packet of the teams they own or administer (or only `team`'s), as
+    [{packet_id, goal, team, path, kind, created_at}]."""
+
+    def queue(hub: Hub) -> list[dict]:
+        response = hub.call("GET", "/v1/findings" + _team_query(team), expect=(200,))
+        return list(_answer(hub, response).get("findings") or [])
+
+    if team:
+        return team_call(queue, team)
+    hub = connect()
+    return unless_missing(lambda: queue(hub), NO_SCAN.format(host=hub.host))
+
+
+def _answer(hub: Hub, response) -> dict:
+    data = response.json()
+    if not isinstance(data, dict):
+        raise LtmError(f"unexpected answer from {hub.host}: the body is not a JSON object")
+    return data
 
 
 def _loose_json(raw: bytes):

@@ -33,6 +33,16 @@ def packet_call(method, hub: Hub, packet_id: str):
         raise
 
 
+def unless_missing(call, message: str):
+    """`call()`, a 404 from the hub turned into an LtmError that says `message`."""
+    try:
+        return call()
+    except HubRequestError as exc:
+        if exc.status == 404:
+            raise LtmError(message) from None
+        raise
+
+
 def team_call(call, name: str):
     hub = connect()
     try:

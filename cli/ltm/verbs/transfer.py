@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..client import Hub
 from ..errors import HubRequestError, LtmError, UsageError
@@ -34,6 +34,7 @@ class Imported:
     id: str
     outcome: str  # "pushed", "already there" or "refused"
     reason: str = ""
+    findings: list[dict] = field(default_factory=list)  # what the hub's secret scan flagged in it
 
 
 def import_packets(lines, *, team: str | None = None, allow_unredacted: bool = False):
@@ -52,7 +53,7 @@ def import_packets(lines, *, team: str | None = None, allow_unredacted: bool = F
             if _already_there(hub, packet, team):
                 yield Imported(number, packet_id, "already there")
                 continue
-            push_to(hub, raw, team)
+            _, findings = push_to(hub, raw, team)
         except HubRequestError as exc:
             if exc.status is None or exc.status >= 500:
                 raise  # the hub is unreachable or failing: stop, the next run picks up from here
@@ -60,7 +61,7 @@ def import_packets(lines, *, team: str | None = None, allow_unredacted: bool = F
         except LtmError as exc:
             yield Imported(number, packet_id, "refused", exc.report())
         else:
-            yield Imported(number, packet_id, "pushed")
+            yield Imported(number, packet_id, "pushed", findings=findings)
 
 
 def _already_there(hub: Hub, packet: dict, team: str | None) -> bool:

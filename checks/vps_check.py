@@ -1,0 +1,152 @@
+"""The $5 VPS profile (docs/production.md): the whole stack on SQLite, without Redis, started as
+the Procfile starts it, must stay under 150 MiB of proportional set size after 20,000 requests.
+
+Starts the Procfile's `release` and `web` lines under honcho (production settings, plain http on
+loopback) with the profile's variables (PROFILES below): one web process whose threads answer
+every request, and whose mail goes out from the same process (no Redis: Celery tasks run in
+it). There is no worker or beat to start: they need Redis. Then `--requests` requests from
+`--clients` closed-loop clients, the soak's mix (healthz, push, list, pull) and the sign-in page
+(a page for people, with its session and CSRF cookie). Prints the throughput, the errors and the
+proportional set size (PSS, /proc/<pid>/smaps_rollup: each shared page counted once in all) of
+every process of the stack, and exits 1 on an error or when the sum is over `--limit-mib`.
+
+    python checks/vps_check.py                     # CI (.ci/run): the $5 VPS profile
+    python checks/vps_check.py --profile default   # what the default profile costs, for comparison
+"""
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+import threading
+import time
+from http.client import HTTPConnection
+from pathlib import Path
+
+from soak import MIX, Traffic
+from stack import Stack
+
+# The variables of each profile; the rest comes from the production settings' defaults.
+PROFILES = {
+    # 1 vCPU, 512 MB: one process, its threads share one copy of the application.
+    "vps": {"WEB_CONCURRENCY": "1", "WEB_THREADS": "4", "MALLOC_ARENA_MAX": "2"},
+    # What gunicorn.conf.py does unset: a process per core.
+    "default": {},
+}
+PAGE = ("page", 10, 200)  # the sign-in page, beside the soak's mix
+
+
+class MixedTraffic(Traffic):
+    def request(self, endpoint):
+        if endpoint == "page":
+            return "GET", "/accounts/login/", None, {}
+        return super().request(endpoint)
+
+
+def send_all(traffic: Traffic, port: int, clients: int, total: int) -> float:
+    """`total` requests from `clients` closed-loop threads; returns the seconds they took."""
+    mix = [*MIX, PAGE]
+    weights = [weight for _, weight, _ in mix]
+    remaining = iter(range(total))
+    lock = threading.Lock()
+
+    def client():
+        conn = HTTPConnection("127.0.0.1", port, timeout=30)
+        while True:
+            with lock:
+                if next(remaining, None) is None:
+                    break
+            endpoint, _, expected = random.choices(mix, weights=weights)[0]
+            conn = traffic.send(conn, endpoint, expected)
+        conn.close()
+
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return time.monotonic() - started
+
+
+def proportional_sizes(stack: Stack) -> dict[int, tuple[str, int]]:
+    """(command, PSS in KiB) of each process of the web stack. honcho and its `sh -c` around the
+    Procfile line, which a deployment does not have (systemd or compose start the line), are
+    left out."""
+    sizes = {}
+    for pid in stack.processes("web"):
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+            rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+        except OSError:
+            continue
+        if Path(argv[0]).name in ("sh", "dash", "bash") or "honcho" in argv:
+            continue
+        pss = next(int(line.split()[1]) for line in rollup.splitlines() if line.startswith("Pss:"))
+        sizes[pid] = (" ".join(argv).strip()[:70], pss)
+    return sizes
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--profile", choices=sorted(PROFILES), default="vps")
+    parser.add_argument("--requests", type=int, default=20_000)
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--limit-mib", type=float, default=150, help="the most the stack may hold (vps profile)")
+    args = parser.parse_args()
+
+    scratch = Path(tempfile.mkdtemp(prefix="ltm-vps-"))
+    stack = Stack(
+        database_url=f"sqlite:///{scratch}/ltm_stack_vps.sqlite3",
+        redis_url=None,
+        web_concurrency=int(PROFILES[args.profile].get("WEB_CONCURRENCY", "2")),
+        log_dir=scratch,
+        env=PROFILES[args.profile],
+    )
+    try:
+        stack.create_database()
+        stack.release()
+        stack.start("web")
+        stack.wait_for_web()
+        stack.manage("ltm_user", "vps")
+        token = stack.manage("ltm_token", "vps", "--name", "vps")
+        seeding = MixedTraffic(token, [])
+        conn = HTTPConnection("127.0.0.1", stack.port, timeout=30)
+        for _ in range(20):
+            conn = seeding.send(conn, "push", 201)
+        conn.close()
+        pull_ids = [row["id"] for row in _listed(stack.port, token)]
+        traffic = MixedTraffic(token, pull_ids)
+        print(
+            f"ltm hub, the {args.profile} profile ({PROFILES[args.profile] or 'no variables'}), SQLite, no Redis: "
+            f"{args.requests:,} requests from {args.clients} clients; logs in {scratch}",
+            flush=True,
+        )
+        seconds = send_all(traffic, stack.port, args.clients, args.requests)
+        sizes = proportional_sizes(stack)
+        total_mib = sum(pss for _, pss in sizes.values()) / 1024
+        errors = sum(traffic.errors.values())
+        print(f"{len(traffic.results):,} requests in {seconds:.1f} s: {len(traffic.results) / seconds:.0f} req/s")
+        for pid, (command, pss) in sorted(sizes.items()):
+            print(f"  {pid:>7}  {pss / 1024:6.1f} MiB  {command}")
+        print(f"proportional set size of the stack: {total_mib:.1f} MiB in {len(sizes)} processes")
+        print(f"errors: {errors}" + "".join(f"\n  {what}: {count}" for what, count in sorted(traffic.errors.items())))
+        over = args.profile == "vps" and total_mib > args.limit_mib
+        if over:
+            print(f"FAIL: over {args.limit_mib:g} MiB")
+        return 1 if errors or over or not sizes else 0
+    finally:
+        stack.stop()
+
+
+def _listed(port: int, token: str) -> list[dict]:
+    conn = HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request("GET", "/v1/packets?limit=50", headers={"Authorization": f"Bearer {token}"})
+    listed = json.loads(conn.getresponse().read())["packets"]
+    conn.close()
+    return listed
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,231 @@
+"""Sharing a packet with a person by name: share, withdraw or dismiss, the inbox, and the end of
+shares whose sender no longer may share (packets.models: SHARE says who may share, READ lets the
+recipient read). Each change is one transaction; a team packet's shares are lines of the team's
+activity log.
+
+Every surface (the wire API, the dashboard, /mcp and `ltm mcp` through it) calls these."""
+
+from collections.abc import Callable
+
+from allauth.core import ratelimit
+from celery import current_app
+from django.db import transaction
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import User
+from core.errors import BadRequest, Forbidden, NotFound, TooManyRequests
+from core.links import external_url
+from packets.findings import quarantine_refusal
+from packets.models import SHARE_NOTE_MAX_LENGTH, Packet, Share
+from teams.events import packet_detail, person_detail, team_event_record
+from teams.models import TeamEvent
+from teams.services import team_hold
+
+SEND_SHARE_MAIL_TASK = "packets.tasks.send_share_mail"
+NO_SUCH_USER = "no such user"
+SHARE_REFUSED = "only the packet's creator can share a personal packet, and only its team's members a team packet"
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 200
+IN, OUT = "in", "out"
+
+
+def _note(note) -> str:
+    if note is None:
+        return ""
+    if not isinstance(note, str):
+        raise BadRequest("note must be a string")
+    note = note.strip()
+    if len(note) > SHARE_NOTE_MAX_LENGTH:
+        raise BadRequest(f"note is at most {SHARE_NOTE_MAX_LENGTH} characters; got {len(note)}")
+    return note
+
+
+def _recipient(username) -> User:
+    """The active person with this username (letter case aside, as sign-in reads it)."""
+    if not isinstance(username, str) or not username.strip():
+        raise BadRequest("to is required: the username of the person to share with")
+    found = list(User.objects.filter(username__iexact=username.strip(), is_active=True)[:2])
+    exact = [user for user in found if user.username == username.strip()]
+    if len(exact) == 1 or len(found) == 1:
+        return (exact or found)[0]
+    raise NotFound(NO_SUCH_USER)
+
+
+def _hold(packet_id: str) -> None:
+    """Hold the packet's team, then the packet, until the share commits (PostgreSQL; SQLite runs
+    one writer at a time). What ends shares then comes wholly before the share, which sees it, or
+    after it, and ends it too: the packet's delete (else the share's foreign key fails at commit,
+    a 500) or move, and, under the team's lock (teams.services.team_locked), the team's delete, a
+    member leaving or removed, share_outside turned off (else the share outlives them). The team
+    first, in the order a team's delete takes them."""
+    team_id = Packet.objects.filter(pk=packet_id).values_list("team_id", flat=True).first()
+    try:
+        if team_id is not None:
+            team_hold(team_id=team_id)
+        packet = Packet.objects.select_for_update(no_key=True).filter(pk=packet_id).only("team_id").first()
+        if packet is not None and packet.team_id not in (None, team_id):
+            team_hold(team_id=packet.team_id)  # moved into another team meanwhile: that one too
+    except NotFound:  # the team went, and its packets with it
+        raise NotFound("packet not found") from None
+
+
+def _shareable(*, actor, packet_id: str) -> Packet:
+    """The packet if `actor` may share it (SHARE), held (see _hold). Someone who may read it but
+    not share it gets 403 saying why; anyone else 404, as for a pull."""
+    _hold(packet_id)
+    packet = Packet.objects.shareable_by(actor).filter(pk=packet_id).select_related("team").first()
+    if packet is not None and packet.quarantined:
+        raise quarantine_refusal(packet, "shared")
+    if packet is not None:
+        return packet
+    readable = Packet.objects.visible_to(actor).filter(pk=packet_id).select_related("team").first()
+    if readable is None:
+        raise NotFound("packet not found")
+    if (
+        readable.team is not None
+        and not readable.team.share_outside
+        and readable.team.memberships.filter(user_id=actor.pk).exists()
+    ):
+        raise Forbidden(
+            f"team {readable.team.name} does not allow sharing its packets outside it "
+            "(the team setting share_outside; its owner or an admin can turn it on)"
+        )
+    raise Forbidden(SHARE_REFUSED)
+
+
+def _count_against_limit(actor) -> None:
+    """Shares a sender makes are limited (ACCOUNT_RATE_LIMITS["packet_share"], per person)."""
+    if not ratelimit.consume(HttpRequest(), action="packet_share", user=actor):
+        raise TooManyRequests("too many shares in the last hour; wait a while, then share again")
+
+
+def packet_page_link(request) -> Callable[[str], str]:
+    """How a packet's id becomes the link a share's mail carries: the packet's page on this hub
+    (LTM_EXTERNAL_URL when set, else the host the request came to)."""
+    return lambda packet_id: external_url(request, reverse("packet-detail", args=[packet_id]))
+
+
+@transaction.atomic
+def share_create(
+    *, actor, packet_id: str, to, note=None, link: Callable[[str], str] | None = None
+) -> tuple[Share, bool]:
+    """Share the packet with the person named `to`; (share, created). Sharing it again with the
+    same person keeps the one share and updates its note (a new note shows as unseen again).
+    `link(packet_id)` is the URL the recipient's mail carries (see packet_page_link); without
+    it the mail links to LTM_EXTERNAL_URL's page of the packet, or to none."""
+    note = _note(note)
+    packet = _shareable(actor=actor, packet_id=packet_id)
+    recipient = _recipient(to)
+    if recipient.pk == actor.pk:
+        raise BadRequest("you cannot share a packet with yourself")
+    _count_against_limit(actor)
+    share, created = Share.objects.get_or_create(
+        packet=packet, sender=actor, recipient=recipient, defaults={"note": note}
+    )
+    if created:
+        _log(actor=actor, kind=TeamEvent.PACKET_SHARED, share=share)
+        _mail_after_commit(share, link(packet.pk) if link else None)
+    elif share.note != note:
+        share.note, share.seen_at = note, None
+        share.save(update_fields=["note", "seen_at"])
+    return share, created
+
+
+def _log(*, actor, kind: str, share: Share, team_id=None) -> None:
+    """A line in the log of the packet's team (or of `team_id`, the team a packet just left)."""
+    team_id = team_id or share.packet.team_id
+    if team_id is not None:
+        detail = {**packet_detail(share.packet), **person_detail(share.recipient)}
+        team_event_record(team_id=team_id, actor=actor, kind=kind, **detail)
+
+
+def _mail_after_commit(share: Share, url: str | None) -> None:
+    """Queue the recipient's mail once the share is committed (a worker must find it). A broker
+    that is away does not fail the share; the inbox shows it anyway. The task is named, not
+    imported: packets.tasks calls this module's selectors."""
+    mail = current_app.signature(SEND_SHARE_MAIL_TASK, args=(share.pk, url))
+    transaction.on_commit(lambda: mail.apply_async(retry=False), robust=True)
+
+
+@transaction.atomic
+def share_delete(*, actor, share_id: str) -> None:
+    """The sender withdraws the share, or the recipient dismisses it; anyone else gets 404. The
+    recipient's next request no longer reads the packet (unless another right lets them)."""
+    share = _share_of(actor=actor, share_id=share_id)
+    share.delete()
+    _log(actor=actor, kind=TeamEvent.PACKET_UNSHARED, share=share)
+
+
+def _share_of(*, actor, share_id) -> Share:
+    # Locked, so that a withdraw and a dismiss at once end (and log) the share once.
+    shares = Share.objects.select_for_update(of=("self",)).select_related("packet", "recipient")
+    share = shares.filter(pk=share_id).first()
+    if share is None or actor.pk not in (share.sender_id, share.recipient_id):
+        raise NotFound("share not found")
+    return share
+
+
+@transaction.atomic
+def shares_prune(*, team_id=None, packet_ids=(), actor=None, left_team_id=None, **_signal) -> int:
+    """End the shares of the team's packets (or of `packet_ids`) whose sender no longer may share
+    them (SHARE): they left the team, the team stopped sharing outside it, or the packet moved.
+    Connected to teams' `sharing_narrowed` signal. Returns how many ended."""
+    shares = Share.objects.filter(packet__team_id=team_id) if team_id is not None else Share.objects.none()
+    if packet_ids:
+        shares = shares | Share.objects.filter(packet_id__in=packet_ids)
+    ended = 0
+    for sender in User.objects.filter(pk__in=shares.values("sender_id")):
+        dead = shares.filter(sender=sender).exclude(packet__in=Packet.objects.shareable_by(sender))
+        for share in dead.select_related("packet", "recipient"):
+            share.delete()
+            _log(actor=actor, kind=TeamEvent.PACKET_UNSHARED, share=share, team_id=left_team_id)
+            ended += 1
+    return ended
+
+
+def share_mark_seen(*, viewer, packet_id: str) -> None:
+    """The viewer read the packet: the shares of it with them are seen."""
+    Share.objects.filter(packet_id=packet_id, recipient_id=viewer.pk, seen_at__isnull=True).update(
+        seen_at=timezone.now()
+    )
+
+
+# Reads.
+
+
+def shares_list(*, viewer, direction: str = IN, limit: int = DEFAULT_LIMIT) -> list[Share]:
+    """What was shared with the viewer (IN, the inbox) or by them (OUT), newest first."""
+    mine = {"recipient_id": viewer.pk} if direction == IN else {"sender_id": viewer.pk}
+    shares = Share.objects.filter(**mine).select_related("packet", "sender", "recipient")
+    return list(shares.order_by("-created_at", "-id")[:limit])
+
+
+def shares_unseen_count(*, viewer) -> int:
+    return Share.objects.filter(recipient_id=viewer.pk, seen_at__isnull=True).count()
+
+
+def shared_by(*, viewer, packet_ids) -> dict[str, str]:
+    """Who shared each of these packets with the viewer (the latest sender's name), by packet id;
+    packets not shared with the viewer are absent."""
+    senders = {}
+    shares = Share.objects.filter(recipient_id=viewer.pk, packet_id__in=list(packet_ids)).select_related("sender")
+    for share in shares.order_by("created_at", "id"):
+        senders[share.packet_id] = share.sender.display_name
+    return senders
+
+
+def shares_received(*, viewer, packet_id: str) -> list[Share]:
+    """Who shared this packet with the viewer, and with what note, oldest first (its page says so)."""
+    shares = Share.objects.filter(recipient_id=viewer.pk, packet_id=packet_id).select_related("sender")
+    return list(shares.order_by("created_at", "id"))
+
+
+def share_for_mail(*, share_id: str) -> Share | None:
+    """The share a mail is about, if it still stands and its recipient wants share mails (the
+    task asks when it runs, not when it was queued, and looks for a verified address itself)."""
+    share = Share.objects.select_related("packet", "sender", "recipient").filter(pk=share_id).first()
+    if share is None or not share.recipient.share_mail:
+        return None
+    return share

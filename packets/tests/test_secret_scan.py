@@ -1,0 +1,244 @@
+"""packets.secret_scan one kind at a time: what it finds, where it says it is, what it leaves alone,
+and that a finding never carries the secret. The secrets are random strings in each vendor's format,
+made here with a fixed seed."""
+
+import base64
+import json
+import random
+import string
+from pathlib import Path
+
+import pytest
+
+from ltm.protocol.redact import CATEGORIES
+from packets.secret_scan import CLIENT_KINDS, CLIENT_NEEDLES, CLIENT_WORD_CATEGORIES, KINDS, Finding, scan_packet
+
+ALNUM = string.ascii_letters + string.digits
+B64URL = ALNUM + "-_"
+rng = random.Random(26)
+
+
+def rand(alphabet: str, n: int) -> str:
+    return "".join(rng.choice(alphabet) for _ in range(n))
+
+
+def packet(**fields) -> dict:
+    return {"ltm_version": "0.2", "id": "01TESTSECRETSCAN0000000000", "goal": "Ship it", "next_step": "Test", **fields}
+
+
+def kinds_in(text: str, field: str = "next_step") -> set[str]:
+    return {finding.kind for finding in scan_packet(packet(**{field: text}))}
+
+
+def pem(label: str, der: bytes) -> str:
+    body = base64.b64encode(der).decode()
+    lines = "\n".join(body[i : i + 64] for i in range(0, len(body), 64))
+    return f"-----BEGIN {label}-----\n{lines}\n-----END {label}-----"
+
+
+# (kind, a sentence carrying one such secret)
+EXAMPLES = [
+    ("aws-access-key", f"export AWS_ACCESS_KEY_ID=AKIA{rand(string.ascii_uppercase + string.digits, 16)}"),
+    ("aws-secret-key", f"aws_secret_access_key = {rand(ALNUM + '+/', 40)}"),
+    ("github-token", f"GH_TOKEN=ghp_{rand(ALNUM, 36)} gh pr list"),
+    ("github-token", f"the fine-grained github_pat_11{rand(ALNUM, 20)}_{rand(ALNUM, 59)} expired"),
+    ("gitlab-token", f"curl --header 'PRIVATE-TOKEN: glpat-{rand(B64URL, 20)}'"),
+    ("npm-token", f"//registry.npmjs.org/:_authToken=npm_{rand(ALNUM, 36)}"),
+    ("pypi-token", f"twine upload -p pypi-AgEIcHlwaS5vcmc{rand(B64URL, 120)}"),
+    ("openai-key", f"OPENAI_API_KEY=sk-proj-{rand(B64URL, 74)}T3BlbkFJ{rand(B64URL, 74)}"),
+    ("anthropic-key", f"ANTHROPIC_API_KEY=sk-ant-api03-{rand(B64URL, 93)}AA"),
+    ("slack-token", f"SLACK_BOT_TOKEN=xoxb-{rand(string.digits, 12)}-{rand(string.digits, 13)}-{rand(ALNUM, 24)}"),
+    (
+        "slack-webhook",
+        f"alerts go to https://hooks.slack.com/services/T{rand('ABCDEFGH0123456789', 8)}/"
+        f"B{rand('ABCDEFGH0123456789', 10)}/{rand(ALNUM, 24)}",
+    ),
+    ("stripe-key", f"STRIPE_SECRET_KEY=sk_live_51{rand(ALNUM, 97)}"),
+    ("google-api-key", f"maps load with key=AIzaSy{rand(B64URL, 33)}"),
+    ("jwt", f"Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.{rand(B64URL, 60)}.{rand(B64URL, 43)}"),
+    ("private-key", "the key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU..."),
+    ("ssh-public-key", f"authorized_keys has ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{rand(ALNUM, 43)} ops"),
+    ("sendgrid-key", f"SENDGRID_API_KEY=SG.{rand(B64URL, 22)}.{rand(B64URL, 43)}"),
+    ("huggingface-token", f"HF_TOKEN=hf_{rand(string.ascii_letters, 34)}"),
+    ("ltm-token", f"ltm auth hub.acme.io ltm_{rand(B64URL, 42)}7"),
+    ("azure-storage-key", f"AccountName=acme;AccountKey={base64.b64encode(rng.randbytes(64)).decode()};"),
+    ("database-url", f"DATABASE_URL=postgres://app:{rand(ALNUM, 20)}@db.internal:5432/app"),
+    ("database-url", f"redis://:{rand(ALNUM, 20)}@cache:6379/0"),
+    ("password-in-url", f"git clone https://deploy:{rand(ALNUM, 18)}@git.acme.io/infra.git"),
+    ("secret-assignment", f'DB_PASSWORD="{rand(ALNUM, 16)}!"'),
+    ("secret-assignment", f"mysql -u root -p{rand(ALNUM, 14)}3 shop"),
+    ("secret-assignment", f'{{"client_secret": "{rand(ALNUM, 30)}"}}'),
+    ("high-entropy-string", f"the vendor's signing value is {rand(ALNUM, 40)}"),
+]
+
+
+@pytest.mark.parametrize(("kind", "text"), EXAMPLES, ids=[f"{kind}-{i}" for i, (kind, _) in enumerate(EXAMPLES)])
+def test_each_kind_is_found_and_named(kind, text):
+    assert kind in kinds_in(text)
+
+
+def test_every_kind_has_an_example():
+    assert {kind for kind, _ in EXAMPLES} == set(KINDS)
+
+
+def test_the_path_names_the_field_and_one_finding_per_field_and_kind():
+    key = f"AKIA{rand(string.ascii_uppercase, 16)}"
+    data = packet(
+        decisions=[
+            {"what": "Keep it", "why": "Fine", "locked": True},
+            {"what": "Rotate", "why": "Fine", "locked": True},
+            {"what": "Move", "why": f"{key} leaked twice: {key}", "locked": True},
+        ],
+        attempts=[{"tried": f"aws s3 ls with {key}", "outcome": "failed", "learned": "Nothing"}],
+        success_criteria=["No key in the logs"],
+        open_questions=["Who", f"Is {key} still active?"],
+    )
+    assert scan_packet(data) == [
+        Finding("decisions[2].why", "aws-access-key"),
+        Finding("attempts[0].tried", "aws-access-key"),
+        Finding("open_questions[1]", "aws-access-key"),
+    ]
+
+
+def test_only_the_fields_the_client_scans():
+    key = f"AKIA{rand(string.ascii_uppercase, 16)}"
+    data = packet(tags=[key], project={"name": key}, provenance={"author_human": key})
+    data["methods"] = [{"name": key, "when_applicable": "Always", "how": f"use {key}"}]
+    assert scan_packet(data) == [Finding("methods[0].how", "aws-access-key")]
+
+
+def test_the_packet_is_never_altered():
+    data = packet(next_step=f"export GH_TOKEN=ghp_{rand(ALNUM, 36)}")
+    before = json.dumps(data, sort_keys=True)
+    assert scan_packet(data)
+    assert json.dumps(data, sort_keys=True) == before
+
+
+@pytest.mark.parametrize("value", [None, [], "a string", 42])
+def test_not_a_packet_has_no_findings(value):
+    assert scan_packet(value) == []
+
+
+def test_odd_field_types_are_skipped():
+    assert scan_packet(packet(goal=None, decisions="nope", attempts=[None, 3], constraints=[1, None])) == []
+
+
+@pytest.mark.parametrize("kind,text", EXAMPLES[:20], ids=[kind for kind, _ in EXAMPLES[:20]])
+def test_a_secret_wrapped_over_two_lines_is_found(kind, text):
+    word = max(text.split(), key=len)
+    cut = len(word) // 2
+    for wrap in ("\n", "\n    ", "\\n"):
+        assert kind in kinds_in(text.replace(word, word[:cut] + wrap + word[cut:])), wrap
+
+
+def test_tokens_inside_urls():
+    token = f"ghp_{rand(ALNUM, 36)}"
+    assert kinds_in(f"https://x-access-token:{token}@github.com/acme/shop.git") == {"github-token"}
+    assert kinds_in(f"https://api.acme.io/v2/export?format=csv&token={token}") == {"github-token"}
+    assert kinds_in(f"wss://stream.acme.io/events?api_key={rand(ALNUM, 40)}&since=0") == {"secret-assignment"}
+    assert kinds_in(f"https://cdn.acme.io/feed/{rand(ALNUM, 40)}/items.json") == {"high-entropy-string"}
+
+
+def test_a_real_private_key_body_is_found_without_its_header():
+    serialization = pytest.importorskip("cryptography.hazmat.primitives.serialization")
+    from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
+
+    keys = [
+        rsa.generate_private_key(public_exponent=65537, key_size=2048),
+        rsa.generate_private_key(public_exponent=65537, key_size=4096),
+        ec.generate_private_key(ec.SECP256R1()),
+        ec.generate_private_key(ec.SECP384R1()),
+        ec.generate_private_key(ec.SECP521R1()),
+        ed25519.Ed25519PrivateKey.generate(),
+    ]
+    formats = [
+        (serialization.PrivateFormat.PKCS8, serialization.NoEncryption()),
+        (serialization.PrivateFormat.PKCS8, serialization.BestAvailableEncryption(b"pass phrase")),
+        (serialization.PrivateFormat.TraditionalOpenSSL, serialization.NoEncryption()),
+        (serialization.PrivateFormat.OpenSSH, serialization.NoEncryption()),
+    ]
+    for key in keys:
+        for private_format, encryption in formats:
+            try:
+                text = key.private_bytes(serialization.Encoding.PEM, private_format, encryption).decode()
+            except ValueError:
+                continue  # no such format for this key type (Ed25519 has no traditional one)
+            body = "\n".join(line for line in text.splitlines() if not line.startswith("-----"))
+            assert "private-key" in kinds_in(f"pasted from the vault:\n{body}"), (type(key), private_format)
+        public = key.public_key().public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
+        assert kinds_in(f"the service's public key:\n{public.decode()}") == set()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"The regression came with {rand('0123456789abcdef', 40)}",
+        f"sha256 {rand('0123456789abcdef', 64)} and etag {rand('0123456789abcdef', 32)}",
+        f"Packet 01{rand('0123456789ABCDEFGHJKMNPQRSTVWXYZ', 24)} and request 8c1f6a2e-4b7d-4c3e-9a1b-2d3e4f5a6b7c",
+        f"base64 of plain text: {base64.b64encode(b'Cut the checkout p99 under 300 ms for the holidays').decode()}",
+        "The fixture uses AKIAIOSFODNN7EXAMPLE and wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "TestCheckoutRetryWebhookInvoiceFactory2024Q3 and test_invoice_number_allocation_under_load_v2",
+        "src/ledger/checkout_service.py and https://github.com/acme/shop/pull/4512#discussion_r1234567890",
+        "Pinned Django==5.2.19, psycopg[binary]==3.3.9 and @types/node@20.11.5",
+        f'"integrity": "sha512-{base64.b64encode(rng.randbytes(64)).decode()}"',
+        f"go.sum has h1:{base64.b64encode(rng.randbytes(32)).decode()}",
+        f"Host key fingerprint SHA256:{base64.b64encode(rng.randbytes(32)).decode().rstrip('=')}",
+        "DATABASE_URL=postgres://postgres:postgres@localhost:5432/app_test and redis://localhost:6379/0",
+        "mysql://root:${MYSQL_ROOT_PASSWORD}@db/app and https://user:password@host/",
+        "token: ${{ secrets.NPM_TOKEN }}; api_key = os.environ['STRIPE_API_KEY']; max_tokens=4096",
+        "password: see the team vault; password=<your password>; token: GITHUB_TOKEN; password: ********",
+        "secret_arn: arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod-db-AbC1dE",
+        f"Design doc: https://docs.google.com/document/d/1{rand(B64URL, 43)}/edit",
+        "Tokens start with ghp_ and glpat- and OpenAI keys look like sk-proj-…",
+        "mkdir -p build && docker run -p 8080:80 nginx",
+        'every bearer entrance: `oauth.authentication`; WWW-Authenticate: Bearer resource_metadata="…"',
+        f"Payment pi_{rand(ALNUM, 24)} and nanoid {rand(B64URL, 21)}",
+    ],
+)
+def test_look_alikes_are_left_alone(text):
+    assert kinds_in(text) == set()
+
+
+def test_a_certificate_is_left_alone_even_wrapped():
+    der = bytes.fromhex("308203a130820289a003020102021400") + rng.randbytes(900)
+    assert kinds_in(f"The proxy serves:\n{pem('CERTIFICATE', der)}") == set()
+
+
+def test_a_machine_path_is_the_clients_business():
+    assert "abs-path" in {category for category in CATEGORIES}
+    assert kinds_in("Logs are in /var/log/app/worker.log and /home/dev/.cache") == set()
+
+
+def test_every_client_category_is_scanned():
+    """The client's patterns run as they are; a category added there is scanned here under its own name."""
+    assert {CLIENT_KINDS.get(category, category) for category in CATEGORIES if category != "abs-path"} <= set(KINDS)
+
+
+@pytest.mark.parametrize("category", sorted(CLIENT_NEEDLES))
+def test_each_client_needle_is_in_every_match_of_its_pattern(category):
+    """A category's pattern runs only when one of its needles is in the text, so each match must hold one."""
+    corpus = (Path(__file__).resolve().parent / "secret_corpus" / "secrets.jsonl").read_text()
+    samples = [text for _, text in EXAMPLES] + [json.loads(line)["secret"] for line in corpus.splitlines()]
+    matches = [m.group() for text in samples for m in CATEGORIES[category].finditer(text)]
+    assert matches, category
+    for match in matches:
+        assert any(needle in match.lower() for needle in CLIENT_NEEDLES[category]), match[:12]
+
+
+@pytest.mark.parametrize("category", sorted(CLIENT_WORD_CATEGORIES))
+def test_word_categories_never_match_whitespace(category):
+    """Those patterns run over the long words of a packet only: none may need a space inside a match."""
+    source = CATEGORIES[category].pattern
+    assert not any(construct in source for construct in ("\\s", " ", "[^", "\\S", "\\W", "\\D")), source
+
+
+@pytest.mark.parametrize(("kind", "text"), EXAMPLES, ids=[f"{kind}-{i}" for i, (kind, _) in enumerate(EXAMPLES)])
+def test_no_finding_holds_any_part_of_the_secret(kind, text):
+    findings = scan_packet(packet(next_step=text, goal=text, open_questions=[text]))
+    shown = repr(findings) + str(findings) + json.dumps([finding.as_dict() for finding in findings])
+    secret = max(text.split(), key=len)
+    assert findings
+    assert not [secret[i : i + 8] for i in range(len(secret) - 7) if secret[i : i + 8] in shown]
+    assert all(finding._fields == ("path", "kind") for finding in findings)

@@ -1,0 +1,9 @@
+"""Signals other apps listen to. Apps above teams (packets) may not be imported here, so teams
+announces what happens and they act on it."""
+
+from django.dispatch import Signal
+
+# Sent inside the transaction that narrows who may share a team's packets outside it: a member
+# leaves or is removed, or the team stops allowing it. Receivers end what no longer holds
+# (packets.shares.shares_prune). Arguments: team_id, actor (who narrowed it).
+sharing_narrowed = Signal()
