@@ -7,6 +7,7 @@ import pytest
 from django.core import mail
 from playwright.sync_api import expect
 
+from packets import findings, shares
 from packets import services as packet_services
 from packets.testing import packet_v02
 from teams import services
@@ -109,6 +110,12 @@ def test_the_activity_log_shows_each_kind_of_event(live_server, new_page, make_u
     packet_services.packet_unpublish(actor=alice, packet_id=pushed.pk)
     packet_services.packet_move(actor=bob, packet_id=pushed.pk, team=other)
     packet_services.packet_move(actor=bob, packet_id=pushed.pk, team=team)
+    services.team_settings_update(actor=alice, team=team, share_outside=True)
+    share, _ = shares.share_create(actor=bob, packet_id=pushed.pk, to="carol")
+    shares.share_delete(actor=bob, share_id=share.pk)
+    leaky = packet_v02(next_step="clone with glpat-Xq7vR2mK9pL4sT8wZ3nB and run the suite")
+    packet_services.packet_push(actor=bob, packet=leaky, team=team)
+    findings.findings_clear(actor=alice, packet_id=leaky["id"], reason="a revoked test token")
     packet_services.packet_delete(actor=alice, packet_id=pushed.pk)
     invite, code = services.invite_create(actor=alice, team=team, email="carol@example.org", link=link)
     services.invite_resend(actor=alice, team=team, invite_id=invite.pk, link=link)
