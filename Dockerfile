@@ -17,7 +17,7 @@ COPY cli/pyproject.toml ./cli/
 COPY cli/ltm ./cli/ltm
 RUN pip wheel --no-cache-dir --no-deps ./cli -w /client_dist
 
-# The hub's image: the same code runs as web (gunicorn), worker and beat (celery).
+# The hub's image: the same code runs as web (granian, through web.py), worker and beat (celery).
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_SETTINGS_MODULE=hub.settings.production PORT=8000
 WORKDIR /app
@@ -33,4 +33,4 @@ COPY --from=docs /docs_site ./docs_site
 COPY --from=client /client_dist ./client_dist
 EXPOSE 8000
 # The Procfile's web line (docker-compose.yml runs its other lines: release, worker, beat).
-CMD ["gunicorn", "-c", "gunicorn.conf.py", "hub.wsgi:application"]
+CMD ["python", "web.py"]

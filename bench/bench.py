@@ -1,6 +1,7 @@
-"""Benchmark of the packets wire API: a live gunicorn driven by wrk.
+"""Benchmark of the packets wire API: a live hub driven by wrk.
 
-Starts the hub as production runs it (gunicorn, sync workers, the production settings) against
+Starts the hub as production runs it (`python web.py`: granian, one thread per worker, its access
+log on, the production settings; --server runs it under gunicorn instead, to compare) against
 the database of DATABASE_URL (default: a throw-away SQLite file; a PostgreSQL database is created
 if missing), and drives it from loopback with wrk (32 connections by default), for a fixed time
 per call:
@@ -19,8 +20,9 @@ small JSON, under gunicorn's sync workers, as many as the hub's. Each call is me
 a floor run (--repeat times), and the table gives: requests per second, p50/p99 latency (wrk's),
 throughput and p99 as ratios to that floor run (the machine is shared and noisy: compare ratios
 taken inside one run; with --repeat, the median and the range), CPU per call, SQL round trips per
-call (bench/roundtrips.py), and the list's 100,000÷100 ratio (each side's ratio to the floor). CPU per call is the CPU time (user + system,
-/proc/<pid>/stat) that gunicorn's master and workers and the PostgreSQL backends connected to the
+call (bench/roundtrips.py), and the list's 100,000÷100 ratio (each side's ratio to the floor).
+CPU per call is the CPU time (user + system, /proc/<pid>/stat) that the server's main process
+and workers and the PostgreSQL backends connected to the
 bench's database spent during the run, divided by the requests wrk completed; PostgreSQL's shared
 background processes (WAL writer, checkpointer) are not counted, and wrk itself is not. The
 workers keep their database connections for the whole bench (DB_CONN_MAX_AGE), so no backend
@@ -30,7 +32,8 @@ ends mid-run and takes the CPU it spent out of the count.
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ltm_bench make bench
     python bench/bench.py --duration 5 --json after.json --compare before.json
     python bench/bench.py --duration 5 --repeat 3 --no-search    # ranges, without the search rows
-    python bench/bench.py --workers 1 --web-threads 4 --no-search  # the $5 VPS profile
+    python bench/bench.py --workers 1 --no-search                # the $5 VPS profile's web process
+    python bench/bench.py --server gthread --web-threads 4       # the hub under gunicorn's threads
 
 It re-seeds the packets of the users `bench` and `bench-search` in that database: never point it
 at production.
@@ -49,7 +52,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
-from live_hub import gunicorn
+from live_hub import gunicorn, hub
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -237,10 +240,10 @@ def cpu_seconds(pids) -> dict[int, float]:
     return times
 
 
-def serving_processes(gunicorn_pid: int, database: str | None) -> list[int]:
-    """gunicorn's master and workers, and the PostgreSQL backends connected to `database`
+def serving_processes(server_pid: int, database: str | None) -> list[int]:
+    """The server's main process and workers, and the PostgreSQL backends connected to `database`
     (their process title names it); the server's shared background processes are not counted."""
-    pids = [gunicorn_pid]
+    pids = [server_pid]
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -250,7 +253,7 @@ def serving_processes(gunicorn_pid: int, database: str | None) -> list[int]:
         except OSError:
             continue
         parent = int(stat.rpartition(")")[2].split()[1])
-        if parent == gunicorn_pid or (database and title[:1] == ["postgres:"] and database in title):
+        if parent == server_pid or (database and title[:1] == ["postgres:"] and database in title):
             pids.append(int(entry.name))
     return pids
 
@@ -304,10 +307,13 @@ def main():
     parser.add_argument("--warmup", type=int, default=2, help="seconds of untimed load before each (default 2)")
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--threads", type=int, default=2, help="wrk threads")
-    parser.add_argument("--workers", type=int, default=3, help="web workers of the hub, and of the floor")
     parser.add_argument(
-        "--web-threads", type=int, default=1, help="threads per hub worker (WEB_THREADS; the $5 VPS profile: 4)"
+        "--workers",
+        type=int,
+        default=len(os.sched_getaffinity(0)),
+        help="web workers of the hub, and of the floor (default: as many as CPUs, web.py's own default)",
     )
+    parser.add_argument("--web-threads", type=int, default=1, help="threads per hub worker (WEB_THREADS)")
     parser.add_argument(
         "--repeat", type=int, default=1, help="(floor, call) pairs per call: the table gives their median and range"
     )
@@ -320,6 +326,13 @@ def main():
         metavar=("FEW", "MANY"),
         help="packets seeded for the two list runs (default 100 100000)",
     )
+    parser.add_argument(
+        "--server",
+        choices=["granian", "sync", "gthread"],
+        default="granian",
+        help="granian: as production runs the hub (web.py, the default); sync, gthread: under gunicorn's "
+        "sync or threaded workers, with no access log, to compare",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the results to FILE")
     parser.add_argument("--compare", metavar="FILE", help="a --json file of an earlier run: print its ratios beside")
     args = parser.parse_args()
@@ -330,7 +343,7 @@ def main():
 
     scratch = tempfile.mkdtemp(prefix="ltm-bench-")
     atexit.register(shutil.rmtree, scratch, ignore_errors=True)  # on an early exit too
-    # What a deployment runs (gunicorn's hub.wsgi reads the same variables): production settings.
+    # What a deployment runs (hub.wsgi reads the same variables): production settings.
     os.environ["DJANGO_SETTINGS_MODULE"] = "hub.settings.production"
     os.environ.setdefault("SECRET_KEY", "bench-only")
     os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1")
@@ -340,7 +353,6 @@ def main():
     os.environ.setdefault("DB_CONN_MAX_AGE", "3600")
     os.environ.setdefault("DATABASE_URL", f"sqlite:///{scratch}/bench.sqlite3")
     os.environ.pop("DEBUG", None)
-    os.environ["WEB_THREADS"] = str(args.web_threads)  # gunicorn.conf.py's; the floor reads no configuration
     create_database_if_missing(os.environ["DATABASE_URL"])
     token = setup_database()
     from django.db import connection
@@ -354,12 +366,12 @@ def main():
     few, many = args.packets
     seed(few)
     rows = {}
-    # The hub as production starts it (gunicorn.conf.py: its access log goes to a file here), and
+    # The hub as production starts it (web.py: its access log goes to a file here), and
     # the floor (bench/floor.py) beside it with as many workers.
     hub_log = open(Path(scratch) / "hub.log", "ab")
     floor_log = Path(scratch) / "floor.log"
     with (
-        gunicorn("--log-level", "warning", workers=args.workers, stdout=hub_log, stderr=hub_log) as (server, port),
+        serve_hub(args, stdout=hub_log, stderr=hub_log) as (server, port),
         gunicorn(
             "--log-level",
             "warning",
@@ -464,6 +476,14 @@ def main():
         Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
 
 
+def serve_hub(args, **popen):
+    """The hub under the server --server names, with --workers workers of --web-threads threads."""
+    if args.server == "granian":
+        return hub(workers=args.workers, env={"WEB_THREADS": str(args.web_threads)}, **popen)
+    threads = ["--threads", str(args.web_threads)] if args.server == "gthread" else []
+    return gunicorn("--log-level", "warning", *threads, workers=args.workers, **popen)
+
+
 def median_run(runs: list[dict]) -> dict:
     """The run of the median ratio to the floor, with the range of all the runs' ratios."""
     middle = sorted(runs, key=lambda r: r["vs_floor"])[len(runs) // 2]
@@ -482,7 +502,7 @@ def print_table(report, earlier=None) -> None:
     print(
         f"\nltm hub bench, {report['date']}: {report['database']}, {report['cpus']} CPUs, load average "
         f"{report['load_average'][0]:.1f}, {options['workers']} web workers of {options.get('web_threads', 1)} "
-        f"thread(s) (the floor: as many gunicorn sync "
+        f"thread(s) under {options.get('server', 'gunicorn sync')} (the floor: as many gunicorn sync "
         f"workers), wrk {options['connections']} connections, {options['duration']} s per call, {repeat} run(s) each"
     )
     header = (

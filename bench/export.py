@@ -3,7 +3,7 @@
 Seeds PACKETS (default 100,000) 3 KB packets for the user `bench` in the database of DATABASE_URL
 (created if missing; default a throw-away SQLite file), in threads of 4 (each packet continues the
 one before, so the markdown's thread order has work to do), starts the hub as production runs it
-(gunicorn, one sync worker, production settings), downloads the export in each format and prints,
+(web.py: granian, one worker, production settings), downloads the export in each format and prints,
 per format: seconds, bytes, packets, and the worker's peak resident memory above what it held
 before the export (sampled from /proc every 20 ms).
 
@@ -16,6 +16,7 @@ It re-seeds the packets of the user `bench`: never point it at production.
 import argparse
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -25,7 +26,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from live_hub import gunicorn  # noqa: E402
+from live_hub import hub  # noqa: E402
 
 from bench import create_database_if_missing, packet_template, setup_database  # noqa: E402
 
@@ -71,15 +72,15 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-def worker_pid(master: int) -> int:
-    """gunicorn's only worker: the child of the master."""
+def worker_pid(main: int) -> int:
+    """The server's only worker: the child of its main process."""
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+        children = Path(f"/proc/{main}/task/{main}/children").read_text().split()
         if children:
             return int(children[0])
         time.sleep(0.1)
-    raise SystemExit("gunicorn started no worker")
+    raise SystemExit("the server started no worker")
 
 
 def download(port: int, token: str, format: str, worker: int) -> dict:
@@ -138,8 +139,8 @@ def main():
     from django.db import connection
 
     try:
-        # No gunicorn timeout: the point is to see how long the export takes, not to cut it.
-        with gunicorn("--timeout", "0", "--log-level", "warning", "--access-logfile", "/dev/null") as (server, port):
+        # The server has no time limit on a request: the export runs to its end.
+        with hub(env={"WEB_ACCESS_LOG": "0"}, stdout=subprocess.DEVNULL) as (server, port):
             worker = worker_pid(server.pid)
             # Warm the worker (imports, the first connection) with a small export.
             urllib.request.urlopen(
@@ -152,7 +153,7 @@ def main():
         shutil.rmtree(scratch, ignore_errors=True)
     print(
         f"\nltm hub export, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC: {connection.vendor}, "
-        f"{args.packets:,} packets in threads of {THREAD_LENGTH}, one gunicorn sync worker"
+        f"{args.packets:,} packets in threads of {THREAD_LENGTH}, one web worker (granian)"
     )
     print(f"{'format':<10}{'seconds':>9}{'MiB':>9}{'packets/s':>11}{'worker RSS before':>19}{'peak growth':>13}")
     for row in results:

@@ -1,5 +1,5 @@
 """SQL round trips per call: each call is run once in this process through Django's WSGI handler
-(the production settings, the bench's database, the signals gunicorn's workers get) and what
+(the production settings, the bench's database, the signals the server's workers get) and what
 reaches the database is counted where it leaves the process.
 
 PostgreSQL: libpq's protocol trace of the connection; a round trip is a message after which the
@@ -69,7 +69,7 @@ def count_round_trips(calls: dict) -> dict[str, int]:
         statuses = []
         response = app(request.environ, lambda status, _headers, _exc=None: statuses.append(status))
         b"".join(response)
-        response.close()  # request_finished, as gunicorn does
+        response.close()  # request_finished, as the server does
         if not statuses[0].startswith("2"):
             raise SystemExit(f"{method} {path} answered {statuses[0]} in the round-trip pass")
 

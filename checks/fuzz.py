@@ -2,18 +2,18 @@
 client registration, the metadata documents) fuzzed from the hub's own OpenAPI description.
 
 Creates a fresh database (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/ltm_fuzz; it is
-dropped first), migrates it, makes a user and a personal API token with manage.py, starts gunicorn
-with the production settings on a free loopback port (checks/fuzz_settings.py: without the
-per-address limits of the open OAuth endpoints, which would answer the fuzzer 429 after 20
-requests), and runs schemathesis on /v1/openapi.json with that token: every operation, a fixed
-seed, a bounded number of cases and a time limit. Then it stops gunicorn, prints the totals and
-exits non-zero on any failure or any 500 in gunicorn's log.
+dropped first), migrates it, makes a user and a personal API token with manage.py, starts the hub
+as production does (web.py: granian) with the production settings on a free loopback port
+(checks/fuzz_settings.py: without the per-address limits of the open OAuth endpoints, which would
+answer the fuzzer 429 after 20 requests), and runs schemathesis on /v1/openapi.json with that token: every operation, a fixed
+seed, a bounded number of cases and a time limit. Then it stops the hub, prints the totals and
+exits non-zero on any failure or any 5xx in the hub's access log.
 
     python checks/fuzz.py                            # as CI runs it (after `make test`)
     python checks/fuzz.py --seed 7 --cases 100       # another seed, more cases per operation
 
-A Python script rather than a shell one: it shares stack.py's helpers, stops gunicorn whatever
-happens, and reads schemathesis' JSON report for the totals.
+A Python script rather than a shell one: it shares the bench's live_hub.hub(), stops the hub
+whatever happens, and reads schemathesis' JSON report for the totals.
 """
 
 import argparse
@@ -28,7 +28,10 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from stack import ROOT, free_ports, wait_until_up
+from stack import ROOT
+
+sys.path.insert(0, str(ROOT))
+from bench.live_hub import hub  # noqa: E402
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/ltm_fuzz"
 # What the description promises and the hub must keep: no 5xx, bodies and statuses as described.
@@ -113,42 +116,29 @@ def main() -> int:
     manage(env, "ltm_user", "fuzz")
     token = manage(env, "ltm_token", "fuzz", "--name", "fuzz")
 
-    port = free_ports(1)
-    log_path = scratch / "gunicorn.log"
-    with open(log_path, "w") as log:
-        gunicorn = subprocess.Popen(
-            [
-                str(Path(sys.executable).with_name("gunicorn")),
-                "hub.wsgi:application",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--workers",
-                "2",
-                "--access-logfile",
-                "-",
-            ],
-            cwd=ROOT,
-            env={**env, "DJANGO_SETTINGS_MODULE": "checks.fuzz_settings"},
+    log_path = scratch / "hub.log"
+    started = time.monotonic()
+    with (
+        open(log_path, "wb") as log,
+        hub(
+            workers=2,
+            env={**env, "DJANGO_SETTINGS_MODULE": "checks.fuzz_settings", "DEBUG": None},
+            log=log_path,
             stdout=log,
             stderr=subprocess.STDOUT,
-        )
-    started = time.monotonic()
-    try:
-        wait_until_up(f"http://127.0.0.1:{port}", server=gunicorn, deadline=started + 30)
+        ) as (_, port),
+    ):
         code = run_schemathesis(port, token, args, scratch)
-    finally:
-        gunicorn.terminate()
-        gunicorn.wait(timeout=30)
     return summarise(code, scratch, time.monotonic() - started)
 
 
 def summarise(code, scratch, seconds) -> int:
-    log = (scratch / "gunicorn.log").read_text(errors="replace")
+    log = (scratch / "hub.log").read_text(errors="replace")
     server_errors = [line for line in log.splitlines() if re.search(r'" 5\d\d ', line)]
     report = json.loads((scratch / "report.json").read_text()) if (scratch / "report.json").exists() else {}
     cases, failures = _totals(report)
     print(
-        f"\nfuzz: {cases} cases, {failures} failures, {len(server_errors)} 5xx in gunicorn's log, "
+        f"\nfuzz: {cases} cases, {failures} failures, {len(server_errors)} 5xx in the hub's log, "
         f"schemathesis exit {code}, {seconds:.0f} s"
     )
     for line in server_errors[:20]:

@@ -5,7 +5,7 @@ production settings, loopback, a fresh PostgreSQL database, the machine's Redis)
 capacity with a short burst of the traffic mix (healthz, push, list, pull) from closed-loop
 clients, then sends that mix at half the capacity (or --rate) for --minutes. Prints each
 minute's figures and at the end: requests, errors, latency percentiles per endpoint, and the
-resident memory of gunicorn's worker processes at the start and at the end. Exits 1 when a
+resident memory of the web server's worker processes at the start and at the end. Exits 1 when a
 request failed (a wrong status or no answer); latency alone never fails it.
 
     python checks/soak.py --minutes 1                  # CI (.ci/run)
@@ -140,21 +140,22 @@ def steady(traffic: Traffic, port: int, clients: int, rate: float, seconds: floa
 
 
 def worker_memory(stack: Stack) -> dict[int, int]:
-    """RSS in KiB of each gunicorn worker: the gunicorn processes whose parent is gunicorn (the
-    master; honcho's shell above it names gunicorn too, but is a shell)."""
+    """RSS in KiB of each web worker: the `python web.py` processes whose parent is one too (the
+    server's main process forks its workers; honcho's shell above it names web.py too, but is a
+    shell)."""
 
-    def is_gunicorn(pid):
+    def is_server(pid):
         try:
             argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         except OSError:
             return False
-        return Path(argv[0].decode()).name not in ("sh", "dash", "bash") and any(b"gunicorn" in arg for arg in argv)
+        return Path(argv[0].decode()).name not in ("sh", "dash", "bash") and b"web.py" in argv
 
     memory = {}
     for pid in stack.processes("web"):
         try:
             parent = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-            if is_gunicorn(pid) and is_gunicorn(parent):
+            if is_server(pid) and is_server(parent):
                 memory[pid] = int(Path(f"/proc/{pid}/status").read_text().split("VmRSS:")[1].split()[0])
         except (OSError, IndexError, ValueError):
             continue
@@ -181,7 +182,7 @@ def main():
     parser.add_argument("--rate", type=float, help="requests per second (default: half the measured capacity)")
     parser.add_argument("--burst-seconds", type=float, default=10, help="the capacity measurement")
     parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers (WEB_CONCURRENCY)")
+    parser.add_argument("--workers", type=int, default=3, help="web workers (WEB_CONCURRENCY)")
     parser.add_argument(
         "--database-url",
         default="postgres://postgres@127.0.0.1:5432/ltm_stack_soak",
@@ -220,7 +221,7 @@ def main():
 
         traffic = Traffic(token, pull_ids)
         print(
-            f"ltm hub soak: the Procfile's stack, {args.workers} gunicorn workers, {args.clients} clients, "
+            f"ltm hub soak: the Procfile's stack, {args.workers} web workers, {args.clients} clients, "
             f"mix {', '.join(f'{name} {weight}%' for name, weight, _ in MIX)}; logs in {stack.log_dir}",
             flush=True,
         )

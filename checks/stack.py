@@ -1,7 +1,8 @@
 """The production stack as `make stack` runs it (the Procfile under honcho, production settings),
 on loopback, for the scripts that check it: stack_check.py (a smoke journey with outages),
-soak.py and vps_check.py (the $5 VPS profile, on SQLite without Redis); fuzz.py borrows its port and readiness helpers. Each process type runs under its own honcho so one of them (the worker) can be killed
-and started again without taking the others down; `stop()` ends every one, even after a failure.
+soak.py and vps_check.py (the $5 VPS profile, on SQLite without Redis). Each process type runs
+under its own honcho so one of them (the worker) can be killed and started again without taking
+the others down; `stop()` ends every one, even after a failure.
 """
 
 import os
@@ -25,7 +26,7 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/11"
 
 def free_ports(count: int) -> int:
     """The first of `count` consecutive free loopback ports (honcho gives web.N the port base+N-1),
-    below the kernel's range for outgoing connections, which could take them before gunicorn binds."""
+    below the kernel's range for outgoing connections, which could take them before the server binds."""
     try:
         lowest_ephemeral = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
     except (OSError, ValueError, IndexError):
@@ -85,7 +86,7 @@ class Stack:
         self.honchos: dict[str, subprocess.Popen] = {}
         self.env = {
             **os.environ,
-            # the virtualenv's python, gunicorn and celery, as the Procfile names them
+            # the virtualenv's python and celery, as the Procfile names them
             "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
             "DJANGO_SETTINGS_MODULE": "hub.settings.production",
             "SECRET_KEY": secrets.token_urlsafe(40),

@@ -3,7 +3,7 @@
 Starts the Procfile's processes under honcho (production settings, plain http on loopback, a
 fresh PostgreSQL database, the machine's Redis): the release step, two web processes on two
 ports, a Celery worker and beat. Then a journey through it: token auth, push, list, pull,
-publish, gunicorn's size limits, a tool call on the MCP endpoint, a device-flow sign-in approved
+publish, the web server's size limits, a tool call on the MCP endpoint, a device-flow sign-in approved
 in Chromium, a team invite accepted anonymously, `ltm conformance` with two accounts and 2,000
 hostile requests (its report: conformance.json in the logs folder); state shared by the two web
 processes (a device code, the wrong-code limit, a session); the worker killed while tasks are
@@ -193,11 +193,11 @@ class Journey:
         return published["public_url"]
 
     def server_limits(self):
-        """What gunicorn refuses before the hub sees it answers with the statuses the OpenAPI
+        """What granian refuses before the hub sees it answers with the statuses the OpenAPI
         description lists on every operation (core/openapi.py)."""
         documented = Http().expect(200, "GET", self.a + "/v1/openapi.json")["paths"]["/v1/packets"]["get"]["responses"]
-        status, _ = self.api.call("GET", self.a + "/v1/packets?limit=" + "9" * 5000)
-        check(status == 414 and "414" in documented, f"a 5,000-byte query answered {status}")
+        status, _ = self.api.call("GET", self.a + "/v1/packets?limit=" + "9" * 70_000)
+        check(status == 414 and "414" in documented, f"a 70,000-byte query answered {status}")
         request = urllib.request.Request(self.a + "/v1/healthz", headers={f"X-Pad-{n}": "x" for n in range(120)})
         try:
             urllib.request.urlopen(request, timeout=15).close()
@@ -205,10 +205,10 @@ class Journey:
         except urllib.error.HTTPError as error:
             status = error.code
         check(status == 431 and "431" in documented, f"120 extra headers answered {status}")
-        return "a 5,000-byte query: 414; 120 extra headers: 431; both described"
+        return "a 70,000-byte query: 414; 120 extra headers: 431; both described"
 
     def mcp_tool_call(self):
-        """The hub's MCP endpoint on web.2, served by the same sync gunicorn worker as /v1."""
+        """The hub's MCP endpoint on web.2, served by the same WSGI worker as /v1."""
 
         def post(token):
             body = {
@@ -227,9 +227,10 @@ class Journey:
             request = urllib.request.Request(self.b + "/mcp", data=json.dumps(body).encode(), headers=headers)
             try:
                 with urllib.request.urlopen(request, timeout=15) as response:
-                    return response.status, dict(response.headers), json.loads(response.read())
+                    # the headers themselves, whose names match in any case: granian sends them lowercase
+                    return response.status, response.headers, json.loads(response.read())
             except urllib.error.HTTPError as error:
-                return error.code, dict(error.headers), error.read().decode("utf-8", "replace")
+                return error.code, error.headers, error.read().decode("utf-8", "replace")
 
         status, headers, answer = post(None)
         check(

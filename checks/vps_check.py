@@ -2,7 +2,7 @@
 the Procfile starts it, must stay under 150 MiB of proportional set size after 20,000 requests.
 
 Starts the Procfile's `release` and `web` lines under honcho (production settings, plain http on
-loopback) with the profile's variables (PROFILES below): one web process whose threads answer
+loopback) with the profile's variables (PROFILES below): one web worker whose threads answer
 every request, and whose mail goes out from the same process (no Redis: Celery tasks run in
 it). There is no worker or beat to start: they need Redis. Then `--requests` requests from
 `--clients` closed-loop clients, the soak's mix (healthz, push, list, pull) and the sign-in page
@@ -12,6 +12,7 @@ every process of the stack, and exits 1 on an error or when the sum is over `--l
 
     python checks/vps_check.py                     # CI (.ci/run): the $5 VPS profile
     python checks/vps_check.py --profile default   # what the default profile costs, for comparison
+    python checks/vps_check.py --threads 1         # the profile with another WEB_THREADS
 """
 
 import argparse
@@ -29,9 +30,12 @@ from stack import Stack
 
 # The variables of each profile; the rest comes from the production settings' defaults.
 PROFILES = {
-    # 1 vCPU, 512 MB: one process, its threads share one copy of the application.
-    "vps": {"WEB_CONCURRENCY": "1", "WEB_THREADS": "4", "MALLOC_ARENA_MAX": "2"},
-    # What gunicorn.conf.py does unset: a process per core.
+    # 1 vCPU, 512 MB: one worker process, one copy of the application. Two threads, not one:
+    # measured here, both held 115 to 125 MiB and one thread answered 10 to 30 % more requests a
+    # second, but with one thread a single slow request (a large export, mail sent in the request
+    # without Redis) makes every other request wait for it; with two the hub keeps answering.
+    "vps": {"WEB_CONCURRENCY": "1", "WEB_THREADS": "2", "MALLOC_ARENA_MAX": "2"},
+    # web.py's defaults (one thread per worker), with the two workers Stack() starts by default.
     "default": {},
 }
 PAGE = ("page", 10, 200)  # the sign-in page, beside the soak's mix
@@ -94,15 +98,17 @@ def main():
     parser.add_argument("--requests", type=int, default=20_000)
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--limit-mib", type=float, default=150, help="the most the stack may hold (vps profile)")
+    parser.add_argument("--threads", type=int, help="WEB_THREADS instead of the profile's: to compare")
     args = parser.parse_args()
+    profile = {**PROFILES[args.profile], **({"WEB_THREADS": str(args.threads)} if args.threads else {})}
 
     scratch = Path(tempfile.mkdtemp(prefix="ltm-vps-"))
     stack = Stack(
         database_url=f"sqlite:///{scratch}/ltm_stack_vps.sqlite3",
         redis_url=None,
-        web_concurrency=int(PROFILES[args.profile].get("WEB_CONCURRENCY", "2")),
+        web_concurrency=int(profile.get("WEB_CONCURRENCY", "2")),
         log_dir=scratch,
-        env=PROFILES[args.profile],
+        env=profile,
     )
     try:
         stack.create_database()
@@ -119,7 +125,7 @@ def main():
         pull_ids = [row["id"] for row in _listed(stack.port, token)]
         traffic = MixedTraffic(token, pull_ids)
         print(
-            f"ltm hub, the {args.profile} profile ({PROFILES[args.profile] or 'no variables'}), SQLite, no Redis: "
+            f"ltm hub, the {args.profile} profile ({profile or 'no variables'}), SQLite, no Redis: "
             f"{args.requests:,} requests from {args.clients} clients; logs in {scratch}",
             flush=True,
         )

@@ -1,6 +1,6 @@
 """The manual at /docs/: the MkDocs site that `make docs` builds from docs/ into docs_site/, served
 by the hub from its own files, in development (`make run` builds it first) and in production (the
-Docker image builds it; gunicorn serves it through this view).
+Docker image builds it; the web server, granian, serves it through this view).
 
 Only files inside the built folder are served: a path with a `..`, a hidden segment (`.git`) or a
 backslash is a 404 before the file system is asked, and what the path resolves to (symbolic links

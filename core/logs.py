@@ -3,8 +3,9 @@
 Some secrets travel in URLs: an invite link (`/v1/invites/<code>`), a claim link
 (`/claim/<code>`), the device flow's `/device?user_code=...`, allauth's password-reset and
 email-confirmation keys, and any of them again inside a sign-in page's `?next=`. Whoever reads
-the logs must not be able to use them, so every log line (Django's, runserver's, gunicorn's access
-and error logs through gunicorn.conf.py) passes through `mask_secrets` first.
+the logs must not be able to use them, so every log line (Django's, runserver's, and the web
+server's own lines and access log, whose loggers web.py gives this filter) passes through
+`mask_secrets` first.
 """
 
 import logging
@@ -27,7 +28,15 @@ _BEARER = re.compile(r"(Bearer\s+)[^\s\"',]+", re.IGNORECASE)
 _HUB_TOKEN = re.compile(r"ltm_[A-Za-z0-9_-]+")
 
 
+# A word each pattern above needs, lower-cased: a line with none of them (most access lines) has
+# nothing to mask, and is not run through the patterns.
+_CLUES = ("invites", "claim", "password", "confirm-email", "=", "%3d", "bearer", "ltm_")
+
+
 def mask_secrets(text: str) -> str:
+    lowered = text.lower()
+    if not any(clue in lowered for clue in _CLUES):
+        return text
     text = _PATH_SECRETS.sub(rf"\g<1>{MASK}", text)
     text = _QUERY_SECRETS.sub(rf"\g<1>{MASK}", text)
     text = _BEARER.sub(rf"\g<1>{MASK}", text)

@@ -4,8 +4,9 @@ document): the errors every /v1 operation can answer, and the limits the server 
 
 from core.api import ERROR_MEANINGS
 
-# Answered by gunicorn before a request reaches the hub, as a short HTML page rather than the JSON
-# error body: a path and query over 4,094 bytes, or more headers, or larger ones, than it accepts.
+# Answered by the web server (granian, web.py) before a request reaches the hub, with an empty body
+# rather than the JSON error body: a path and query over 65,534 bytes, more than 100 headers, or a
+# request head larger than its buffer (about 400 KiB).
 SERVER_LIMITS = {
     "414": {"description": "the request line (path and query) is longer than the server accepts"},
     "431": {"description": "too many request headers, or one too large"},

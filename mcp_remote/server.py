@@ -6,8 +6,8 @@ run on the request's own thread (its connection handling, the test database, CON
 the health of the connection all live there). `respond` calls the SDK through asgiref's
 async_to_sync from the request thread: the event loop runs in a helper thread for the length of
 the request, and the tools' sync_to_async(thread_sensitive=True) calls come back to the request
-thread. So /mcp is one more Django view, served by runserver, gunicorn's sync workers, the
-Procfile and compose alike, behind the same middleware as every page.
+thread. So /mcp is one more Django view, served by runserver and granian's WSGI workers (web.py:
+the Procfile and compose) alike, behind the same middleware as every page.
 
 Stateless: each request gets a fresh transport and no session id; only POST reaches the SDK
 (mcp_remote.views answers GET, the optional server-to-client stream, and DELETE with 405). The

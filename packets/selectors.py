@@ -1,7 +1,6 @@
 """Reads of packets, always scoped by the viewer so nobody sees what they may not."""
 
 import functools
-from datetime import datetime
 from typing import NamedTuple
 
 from django.db import connection
@@ -10,6 +9,7 @@ from django.urls import reverse
 
 from core.errors import NotFound
 from core.links import external_url
+from core.timestamps import rfc3339_column
 from packets import search
 from packets.models import Packet, Share, personal_sql, readable_sql, team_readable_sql
 from teams.models import Team
@@ -23,7 +23,7 @@ class PacketSummary(NamedTuple):
     """A line of the list: what the wire's list carries of a packet."""
 
     id: str
-    created_at: datetime
+    created_at: str  # as the wire writes an instant (core.timestamps.rfc3339)
     goal: str
 
 
@@ -37,7 +37,8 @@ def newest_first_query(*, viewer, team_name: str | None = None, limit: int = DEF
         scope, params = personal_sql(packets, viewer)
     else:
         scope, params = team_readable_sql(packets, viewer, team_name)
-    sql = f"SELECT id, created_at, goal FROM {packets} WHERE {scope} ORDER BY created_at DESC, id DESC LIMIT %s"
+    created_at, _ = rfc3339_column("created_at", connection.vendor)
+    sql = f"SELECT id, {created_at}, goal FROM {packets} WHERE {scope} ORDER BY created_at DESC, id DESC LIMIT %s"
     return sql, [*params, limit]
 
 
@@ -51,8 +52,8 @@ def packet_list(*, viewer, team_name: str | None = None, limit: int = DEFAULT_LI
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    instant = _column_reader("created_at")
-    packets = [PacketSummary(packet_id, instant(created_at), goal) for packet_id, created_at, goal in rows]
+    _, wire_instant = rfc3339_column("created_at", connection.vendor)
+    packets = [PacketSummary(packet_id, wire_instant(created_at), goal) for packet_id, created_at, goal in rows]
     if not packets and team_name is not None:
         team_get_for_member(viewer=viewer, name=team_name)
     return packets

@@ -1,7 +1,7 @@
 """A database that does not answer is a 503 with Retry-After, on the API (JSON) and on pages
 (HTML), wherever the error is raised; /v1/readyz says which dependency is down while
 /v1/healthz, which the client asks, stays 200. (tests/test_outages.py breaks the real services
-under gunicorn.)"""
+under the production web server.)"""
 
 import pytest
 from django.db import OperationalError

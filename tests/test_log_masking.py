@@ -1,5 +1,5 @@
-"""No invite, claim or device code and no token in a log line: Django's own lines here, gunicorn's
-access log (gunicorn.conf.py) under a real gunicorn."""
+"""No invite, claim or device code and no token in a log line: Django's own lines here, and the
+access and error logs of the hub's real server (granian, started by web.py as production does)."""
 
 import io
 import logging
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.live_hub import gunicorn
+from bench.live_hub import hub
 from core.logs import MaskSecrets, mask_secrets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,7 +38,10 @@ SECRETS = (INVITE, CLAIM, USER_CODE, TOKEN, "token-that-must-not-leak")
         (f"Authorization: Bearer {TOKEN}", "Authorization: Bearer ***"),
         (f"token {TOKEN} pasted", "token ltm_*** pasted"),
         ("GET /accounts/password/reset/key/3-abc123def/", "GET /accounts/password/reset/key/***/"),
+        ("GET /ACCOUNTS/CONFIRM-EMAIL/MQ:1abc:xyz/", "GET /ACCOUNTS/CONFIRM-EMAIL/***/"),
+        ("authorization: BEARER abc.def", "authorization: BEARER ***"),
         ("GET /v1/packets?limit=50", "GET /v1/packets?limit=50"),
+        ("GET /v1/packets/01HXYZ HTTP/1.1", "GET /v1/packets/01HXYZ HTTP/1.1"),
     ],
 )
 def test_mask_secrets(line, masked):
@@ -76,19 +79,24 @@ def _call(url, *, method="GET", headers=None):
         pass
 
 
-def test_gunicorns_access_log_holds_no_secret(tmp_path):
+def test_the_servers_access_log_and_djangos_error_log_hold_no_secret(tmp_path):
     environment = {
-        **os.environ,
         "DJANGO_SETTINGS_MODULE": "hub.settings.test",
         "DATABASE_URL": f"sqlite:///{tmp_path / 'hub.sqlite3'}",
     }
-    environment.pop("REDIS_URL", None)
     subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=environment, check=True, timeout=300
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=ROOT,
+        env={**os.environ, **environment},
+        check=True,
+        timeout=300,
     )
-    log, log_format = tmp_path / "access.log", '%(h)s "%(r)s" %(s)s "%(f)s" "%({authorization}i)s"'
-    options = ("-c", "gunicorn.conf.py", "--access-logfile", str(log), "--access-logformat", log_format)
-    with gunicorn(*options, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as (_, port):
+    access, errors = tmp_path / "stdout.log", tmp_path / "stderr.log"
+    with (
+        open(access, "wb") as stdout,
+        open(errors, "wb") as stderr,
+        hub(env={**environment, "REDIS_URL": None}, stdout=stdout, stderr=stderr) as (_, port),
+    ):
         base = f"http://127.0.0.1:{port}"
         bearer = {"Authorization": f"Bearer {TOKEN}"}
         _call(f"{base}/v1/invites/{INVITE}", headers={"Referer": f"{base}/v1/invites/{INVITE}"})
@@ -97,8 +105,12 @@ def test_gunicorns_access_log_holds_no_secret(tmp_path):
         _call(f"{base}/device?user_code={USER_CODE}")
         _call(f"{base}/v1/packets", headers=bearer)
         _call(f"{base}/v1/healthz")
-    written = log.read_text()
-    assert "/v1/invites/***" in written and "/claim/***" in written and "user_code=***" in written
-    assert "Bearer ***" in written and "/v1/healthz" in written
+    # granian's access log, on standard output: one line per request, its path masked.
+    written = access.read_text()
+    assert '"GET /v1/invites/*** HTTP/1.1" 404' in written and '"POST /v1/invites/***/accept HTTP/1.1"' in written
+    assert '"GET /claim/*** HTTP/1.1"' in written and '"GET /v1/healthz HTTP/1.1" 200' in written
+    # Django's error log, on standard error: the path of each 404.
+    logged = errors.read_text()
+    assert "Not Found: /v1/invites/***" in logged
     for secret in SECRETS:
-        assert secret not in written
+        assert secret not in written and secret not in logged

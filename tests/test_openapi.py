@@ -122,9 +122,10 @@ def test_every_operation_describes_its_errors_as_the_error_body(document):
     assert properties(document, {"$ref": "#/components/schemas/Error"}) == {"error": {"type": "string"}}
 
 
-def test_every_operation_describes_the_limits_gunicorn_answers_before_the_hub(document):
-    """Found by schemathesis (checks/fuzz.py): a query past 4,094 bytes is gunicorn's 414, which the
-    description first left out; checks/stack_check.py sees both statuses from the real server."""
+def test_every_operation_describes_the_limits_the_server_answers_before_the_hub(document):
+    """Found by schemathesis (checks/fuzz.py): a query past the web server's limit is its 414,
+    which the description first left out; checks/stack_check.py sees both statuses from the real
+    server (granian, through web.py)."""
     paths = {path for _, path in operations(document)}
     assert {"/v1/packets", "/oauth/register", "/.well-known/oauth-authorization-server"} <= paths
     for (method, path), operation in operations(document).items():

@@ -1,4 +1,4 @@
-"""The hub under gunicorn with the production settings, its path to PostgreSQL and Redis running
+"""The hub as production runs it (web.py: granian) with the production settings, its path to PostgreSQL and Redis running
 through loopback proxies that a test pauses (a server that stopped answering) or takes down (a
 server that is gone). What a client gets then, and that everything recovers without a restart:
 
@@ -7,7 +7,7 @@ server that is gone). What a client gets then, and that everything recovers with
   Once a stalled Redis answers again, what it was sent meanwhile refuses no sign-in.
 - PostgreSQL silent (it stops answering on an open connection, or takes new connections and
   says nothing): no request waits more than 5 s, queueing behind another included; they answer
-  503 with Retry-After instead of hanging until gunicorn kills the worker; /v1/healthz stays 200,
+  503 with Retry-After instead of hanging (the server would never end the wait); /v1/healthz stays 200,
   /v1/readyz answers 503.
 """
 
@@ -27,7 +27,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from bench.live_hub import gunicorn
+from bench.live_hub import hub as live_hub
 from core.cache import BREAK_SECONDS as CACHE_BREAK_SECONDS
 from core.postgresql.base import BREAK_SECONDS as DATABASE_BREAK_SECONDS
 from core.testing import skip_unless_services
@@ -59,7 +59,6 @@ def hub(tmp_path_factory):
     netloc = database.netloc.rsplit("@", 1)
     credentials = netloc[0] + "@" if len(netloc) == 2 else ""
     env = {
-        **os.environ,
         "DJANGO_SETTINGS_MODULE": "hub.settings.production",
         "SECRET_KEY": "outage-test",
         "ALLOWED_HOSTS": "127.0.0.1",
@@ -67,13 +66,13 @@ def hub(tmp_path_factory):
         "DATABASE_URL": f"postgres://{credentials}127.0.0.1:{db_proxy.port}/{name}",
         "REDIS_URL": f"redis://127.0.0.1:{redis_proxy.port}{redis.path or '/0'}",
     }
-    env.pop("DEBUG", None)
-    manage = [sys.executable, "manage.py"]
-    subprocess.run(manage + ["migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True, timeout=300)
+    manage, manage_env = [sys.executable, "manage.py"], {**os.environ, **env}
+    manage_env.pop("DEBUG", None)
+    subprocess.run(manage + ["migrate", "--noinput", "-v0"], cwd=ROOT, env=manage_env, check=True, timeout=300)
     subprocess.run(
         manage + ["ltm_user", "olga", "--password", PASSWORD],
         cwd=ROOT,
-        env=env,
+        env=manage_env,
         check=True,
         capture_output=True,
         timeout=60,
@@ -81,16 +80,19 @@ def hub(tmp_path_factory):
     token = subprocess.run(
         manage + ["ltm_token", "olga", "--name", "outage"],
         cwd=ROOT,
-        env=env,
+        env=manage_env,
         check=True,
         capture_output=True,
         text=True,
         timeout=60,
     ).stdout.strip()
-    log = tmp_path_factory.mktemp("outage") / "gunicorn.log"
-    options = ("--timeout", "30", "--error-logfile", str(log))
+    # The server's access log and Django's error log: _recovers() finds no 500 in either.
+    log = tmp_path_factory.mktemp("outage") / "hub.log"
     try:
-        with gunicorn(*options, log=log, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as (_, port):
+        with (
+            open(log, "wb") as output,
+            live_hub(env={**env, "DEBUG": None}, log=log, stdout=output, stderr=subprocess.STDOUT) as (_, port),
+        ):
             base = f"http://127.0.0.1:{port}"
             yield {"base": base, "token": token, "db": db_proxy, "redis": redis_proxy, "log": log}
     finally:

@@ -1,9 +1,9 @@
 """PostgreSQL as Django speaks it, with a bound on every wait for the server.
 
 A server that does not answer (it takes the connection and then says nothing, or the network
-drops its packets) would hold a request, and its gunicorn worker, until gunicorn kills it:
-psycopg waits for an answer without limit, and a server that is not running cannot enforce its
-own statement_timeout.
+drops its packets) would hold a request, and the web worker's thread that answers it, forever:
+psycopg waits for an answer without limit, a server that is not running cannot enforce its own
+statement_timeout, and the web server (granian) sets no time limit on a request.
 
 - Connecting gives up after OPTIONS["connect_timeout"] seconds (psycopg's, for each address the
   host name resolves to).

@@ -266,6 +266,7 @@ REST_FRAMEWORK = {
         "accounts.authentication.TokenScopeAllowsMethod",
     ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "core.negotiation.JsonAnswers",
     "DEFAULT_PARSER_CLASSES": ["core.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "core.api.exception_handler",
     "UNAUTHENTICATED_USER": None,
@@ -292,7 +293,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"DependencyStateEnum": "core.serializers.DEPENDENCY_STATES"},
     # The errors every /v1 operation shares (before any hook adds paths), the OAuth metadata
     # documents and client registration (the toolkit's views, not DRF's), then the limits
-    # gunicorn answers for on every operation.
+    # the web server (granian, web.py) answers for on every operation.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "core.openapi.add_shared_errors",
@@ -324,6 +325,9 @@ if env("EMAIL_URL", default=""):
 # The filebased backend (EMAIL_BACKEND=django.core.mail.backends.filebased.EmailBackend) writes
 # each mail to a file in this folder.
 EMAIL_FILE_PATH = env("EMAIL_FILE_PATH", default="")
+# An SMTP server that takes the connection and then says nothing must not hold a web worker (the
+# server ends no request by time) or a Celery worker for ever.
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
 
 # Accounts (django-allauth): sign in with username or email; sign-up asks both. Verification is
 # "optional" by default so that a person who signs up in the middle of `ltm auth` comes straight
@@ -422,8 +426,8 @@ LTM_MCP_MAX_REQUEST_BYTES = env.int("LTM_MCP_MAX_REQUEST_BYTES", default=128 * 1
 CIMD_LOOPBACK_CA_FILE = ""
 
 # Log lines name paths (`Not Found: /v1/invites/<code>`, runserver's request lines): the filter
-# masks invite, claim and device codes and tokens before any line is written. gunicorn's access
-# log has the same masking (gunicorn.conf.py).
+# masks invite, claim and device codes and tokens before any line is written. The web server's
+# access log has the same masking (web.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

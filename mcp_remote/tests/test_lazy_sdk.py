@@ -14,7 +14,7 @@ from django.test import Client
 from django.test.utils import setup_test_environment
 django.setup()
 setup_test_environment()  # lets the test client's host in
-from hub.wsgi import application  # noqa: F401 - what gunicorn loads
+from hub.wsgi import application  # noqa: F401 - what the web server (web.py) loads
 client = Client()
 assert client.get("/v1/healthz").status_code == 200
 print("before /mcp:", "mcp" in sys.modules)

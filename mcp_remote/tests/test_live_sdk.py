@@ -1,5 +1,5 @@
 """The official MCP SDK's Streamable HTTP client against the hub on pytest-django's live server
-(a real HTTP server and WSGI requests, as gunicorn serves them): the tools an agent sees, save
+(a real HTTP server and WSGI requests, as the web server serves them): the tools an agent sees, save
 then resume and search, the refusals, and tokens that stop working."""
 
 import asyncio

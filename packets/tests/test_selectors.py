@@ -4,6 +4,7 @@ chain only links packets of the same creator or team."""
 import pytest
 
 from core.errors import NotFound
+from core.timestamps import rfc3339
 from packets import selectors, services
 from packets.models import Packet
 from packets.testing import push_packet
@@ -37,9 +38,12 @@ def test_packet_list_is_personal_or_the_teams_newest_first_up_to_the_limit(alice
     def listed(**kwargs):
         return [(packet.id, packet.created_at, packet.goal) for packet in selectors.packet_list(**kwargs)]
 
-    assert listed(viewer=bob) == [(p.id, p.created_at, p.goal) for p in (new, old)]
-    assert listed(viewer=bob, limit=1) == [(new.id, new.created_at, new.goal)]
-    assert listed(viewer=alice, team_name=alpha.name) == [(shared.id, shared.created_at, shared.goal)]
+    def line(packet):
+        return (packet.id, rfc3339(packet.created_at), packet.goal)
+
+    assert listed(viewer=bob) == [line(new), line(old)]
+    assert listed(viewer=bob, limit=1) == [line(new)]
+    assert listed(viewer=alice, team_name=alpha.name) == [line(shared)]
 
 
 def test_packet_get_answers_a_packet_of_others_as_unknown(alice, bob, carol, alpha):

@@ -1,0 +1,63 @@
+"""The hub's web server: `python web.py` runs hub.wsgi under granian, as the Procfile,
+docker-compose.yml and the Docker image do. Settings come from the environment:
+
+    WEB_HOST         the address to listen on (0.0.0.0; 127.0.0.1 keeps a local stack on loopback)
+    PORT             the port (8000), as a process manager (honcho, foreman, a PaaS) hands it out
+    WEB_CONCURRENCY  worker processes (default: one per CPU this process may run on)
+    WEB_THREADS      Python threads per worker (1): each worker answers that many requests at once
+    WEB_ACCESS_LOG   "0" leaves out the access log (one line per request on standard output)
+
+Why granian, with one thread per worker: it reads and writes HTTP in Rust and keeps connections
+alive, so a worker's Python time goes to the hub alone; more threads in one process would take
+turns on the GIL, and the slowest answers wait for it (the measurements are in the manual's
+Benchmarks page). Requests a worker has not reached yet wait inside it, in order.
+
+Access lines name the request's path, which can hold an invite or claim code: every line of the
+server's logs passes through core.logs.MaskSecrets first.
+"""
+
+import os
+
+from granian import Granian
+from granian.constants import Interfaces
+from granian.log import LOGGING_CONFIG
+
+ACCESS_LINE = '%(addr)s - "%(method)s %(path)s %(protocol)s" %(status)d %(dt_ms).1fms'
+
+
+def cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def logging_config() -> dict:
+    """granian's own logging configuration, with the secrets filter on both of its loggers."""
+    config = {**LOGGING_CONFIG, "filters": {"mask_secrets": {"()": "core.logs.MaskSecrets"}}}
+    config["handlers"] = {
+        name: {**handler, "filters": ["mask_secrets"]} for name, handler in LOGGING_CONFIG["handlers"].items()
+    }
+    return config
+
+
+def server(environ=os.environ) -> Granian:
+    """The server `python web.py` runs, with its settings read from `environ`."""
+    return Granian(
+        "hub.wsgi:application",
+        interface=Interfaces.WSGI,
+        address=environ.get("WEB_HOST", "0.0.0.0"),
+        port=int(environ.get("PORT", "8000")),
+        workers=int(environ.get("WEB_CONCURRENCY") or cpus()),
+        blocking_threads=int(environ.get("WEB_THREADS") or 1),
+        websockets=False,
+        log_dictconfig=logging_config(),
+        log_access=environ.get("WEB_ACCESS_LOG", "1") != "0",
+        log_access_format=ACCESS_LINE,
+        # As a process manager would: a worker that dies is replaced. On SIGTERM (a deploy, `docker
+        # stop`, honcho) each worker stops taking connections and finishes the requests it holds;
+        # without a kill timeout one stuck request would keep the server from ever exiting.
+        respawn_failed_workers=True,
+        workers_kill_timeout=30,
+    )
+
+
+if __name__ == "__main__":
+    server().serve()
