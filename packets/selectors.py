@@ -20,7 +20,8 @@ MAX_LIMIT = 500
 
 
 class PacketSummary(NamedTuple):
-    """A line of the list: what the wire's list carries of a packet."""
+    """A line of the list: what the wire's list carries of a packet, as _asdict() writes it for
+    GET /v1/packets and the MCP `packets` tool (PacketListItemSerializer describes it)."""
 
     id: str
     created_at: str  # as the wire writes an instant (core.timestamps.rfc3339)
