@@ -207,11 +207,13 @@ def vacuum() -> None:
             connection.connection.answer_timeout = None  # nor does the hub stop waiting (core.postgresql)
             cursor.execute(f"VACUUM ANALYZE {Packet._meta.db_table}")
     else:
-        # Each bulk insert of 5,000 packets leaves one large segment in the FTS5 search index, which
-        # FTS5 merges a little at a time on every later write: right after the seed, the occasional
+        # Index the seed's last packets still waiting for the search index (its batches:
+        # packets/migrations/0012), then merge the FTS5 segments the seed left, which FTS5 would
+        # otherwise merge a little at a time on later writes: right after the seed, the occasional
         # push that pays for a merge is many times slower than the others (a hub grown by pushes
-        # merges as it goes; figures in bench/README.md). Merge them now.
+        # merges as it goes; figures in bench/README.md).
         with connection.cursor() as cursor:
+            cursor.execute("INSERT INTO packets_search_catch_up (now) VALUES (1)")
             cursor.execute("INSERT INTO packets_search (packets_search) VALUES ('optimize')")
 
 

@@ -9,11 +9,12 @@ resident memory of the web server's worker processes at the start and at the end
 request failed (a wrong status or no answer); latency alone never fails it.
 
     python checks/soak.py --minutes 1                  # CI (.ci/run)
-    python checks/soak.py --minutes 10 --workers 3     # the README's figures
+    python checks/soak.py --minutes 10                 # the figures in bench/README.md
 """
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -182,7 +183,12 @@ def main():
     parser.add_argument("--rate", type=float, help="requests per second (default: half the measured capacity)")
     parser.add_argument("--burst-seconds", type=float, default=10, help="the capacity measurement")
     parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=3, help="web workers (WEB_CONCURRENCY)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=len(os.sched_getaffinity(0)),
+        help="web workers (WEB_CONCURRENCY; default: one per CPU, as web.py starts)",
+    )
     parser.add_argument(
         "--database-url",
         default="postgres://postgres@127.0.0.1:5432/ltm_stack_soak",

@@ -1,7 +1,8 @@
 """Full-text search over packets, on PostgreSQL and on SQLite, with one results contract.
 
 The index is kept by the database (migrations/0005_search.py): PostgreSQL's stored, weighted
-`search_vector` with a GIN index, SQLite's FTS5 table `packets_search` kept by triggers. A query
+`search_vector` with a GIN index, SQLite's FTS5 table `packets_search` kept by triggers, in batches
+(migrations/0012_sqlite_search_index_in_batches.py: a search first indexes what waits). A query
 uses web-search syntax, parsed once and rebuilt for each database by packets.search_query (an
 alternative with nothing but excluded words is dropped on both, rather than matching nearly
 every packet). Snippets and highlights are made here from the packet's JSON, the same way on
@@ -172,6 +173,7 @@ def _by_text(query: Query, scope_sql: str, scope_params: list, limit: int) -> li
     match = fts5_query(query)
     if match is None:
         return []
+    _catch_up_sqlite_index()
     # bm25 with the columns' weights (goal, tags, context, details), as PostgreSQL's A, A, B, C;
     # it is lower for better matches.
     sql = (
@@ -185,6 +187,15 @@ def _by_text(query: Query, scope_sql: str, scope_params: list, limit: int) -> li
     for packet in found:
         packet.score = packet.score / (packet.score + 1) if packet.score > 0 else 0.0
     return found
+
+
+def _catch_up_sqlite_index() -> None:
+    """Index the packets still waiting for SQLite's search index, so that a search sees every
+    packet pushed before it. Only a search with something waiting writes."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT EXISTS (SELECT 1 FROM packets_search_waiting)")
+        if cursor.fetchone()[0]:
+            cursor.execute("INSERT INTO packets_search_catch_up (now) VALUES (1)")
 
 
 # Snippets: the piece of text around the match, and the matched words marked.
