@@ -11,6 +11,7 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from core.errors import BadRequest, Conflict, Forbidden, NotFound
+from core.sqlite_writers import write_turn
 from ltm.protocol.packet import canonical_json, parse_timestamp
 from packets import selectors
 from packets.findings import findings_of_push, quarantine_refusal
@@ -100,7 +101,7 @@ def _upsert(packet: Packet, *, actor) -> bool:
     # SQLite writes the line in a second statement (the two are not one transaction, as for a
     # delete below: the embedded default has no concurrent writers to race with).
     repushed = connection.vendor == "sqlite" and packet.team_id and Packet.objects.filter(pk=packet.pk).exists()
-    with connection.cursor() as cursor:
+    with write_turn(connection), connection.cursor() as cursor:
         cursor.execute(sql, values)
         if cursor.fetchone() is None:
             return False

@@ -1,6 +1,8 @@
 """packets.services called directly: pushing, deleting, moving and publishing with their rights,
 and what deleting an account does to its team packets (accounts.services.user_delete)."""
 
+from contextlib import contextmanager
+
 import pytest
 
 from accounts.models import User
@@ -34,6 +36,22 @@ def test_packet_push_stores_a_packet_and_a_re_push_replaces_it(alice, alpha):
     assert again.pk == stored.pk
     assert Packet.objects.count() == 1
     assert Packet.objects.get().goal == "second"
+
+
+def test_a_push_writes_its_packet_in_the_databases_writer_turn(alice, monkeypatch):
+    """core.sqlite_writers: on a SQLite file, concurrent pushes take turns on a lock rather than
+    sleeping in SQLite's busy wait; the push's statement runs inside that turn."""
+    turns = []
+
+    @contextmanager
+    def recorded_turn(connection):
+        turns.append("taken")
+        yield
+        turns.append(Packet.objects.count())  # the packet was written inside the turn
+
+    monkeypatch.setattr(services, "write_turn", recorded_turn)
+    services.packet_push(actor=alice, packet=packet_v02())
+    assert turns == ["taken", 1]
 
 
 def test_a_re_push_keeps_the_public_page(alice):
