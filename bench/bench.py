@@ -304,6 +304,8 @@ def measure(port, path, args, processes=None, **wrk_options) -> dict:
 
 
 def main():
+    from web import cpus
+
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--duration", type=int, default=10, help="seconds of load per call (default 10)")
     parser.add_argument("--warmup", type=int, default=2, help="seconds of untimed load before each (default 2)")
@@ -312,8 +314,8 @@ def main():
     parser.add_argument(
         "--workers",
         type=int,
-        default=len(os.sched_getaffinity(0)),
-        help="web workers of the hub, and of the floor (default: as many as CPUs, web.py's own default)",
+        default=cpus(),
+        help="web workers of the hub, and of the floor (default: web.py's, one per CPU)",
     )
     parser.add_argument("--web-threads", type=int, default=1, help="threads per hub worker (WEB_THREADS)")
     parser.add_argument(

@@ -14,7 +14,6 @@ request failed (a wrong status or no answer); latency alone never fails it.
 
 import argparse
 import json
-import os
 import random
 import statistics
 import sys
@@ -184,10 +183,7 @@ def main():
     parser.add_argument("--burst-seconds", type=float, default=10, help="the capacity measurement")
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument(
-        "--workers",
-        type=int,
-        default=len(os.sched_getaffinity(0)),
-        help="web workers (WEB_CONCURRENCY; default: one per CPU, as web.py starts)",
+        "--workers", type=int, help="web workers (WEB_CONCURRENCY; unset: web.py's default, one per CPU)"
     )
     parser.add_argument(
         "--database-url",
@@ -226,8 +222,9 @@ def main():
         conn.close()
 
         traffic = Traffic(token, pull_ids)
+        workers = f"{args.workers} web workers" if args.workers else "a web worker per CPU"
         print(
-            f"ltm hub soak: the Procfile's stack, {args.workers} web workers, {args.clients} clients, "
+            f"ltm hub soak: the Procfile's stack, {workers}, {args.clients} clients, "
             f"mix {', '.join(f'{name} {weight}%' for name, weight, _ in MIX)}; logs in {stack.log_dir}",
             flush=True,
         )

@@ -72,7 +72,7 @@ class Stack:
         database_url: str,
         redis_url: str | None,
         web_processes: int = 1,
-        web_concurrency: int = 2,
+        web_concurrency: int | None = 2,  # None: web.py's own default
         log_dir: Path,
         env: dict[str, str] | None = None,
     ):
@@ -95,11 +95,12 @@ class Stack:
             "DATABASE_URL": database_url,
             "REDIS_URL": redis_url or "",
             "WEB_HOST": "127.0.0.1",
-            "WEB_CONCURRENCY": str(web_concurrency),
+            **({"WEB_CONCURRENCY": str(web_concurrency)} if web_concurrency else {}),
             "PYTHONUNBUFFERED": "1",
             **(env or {}),
         }
-        for name in ("DEBUG", "LTM_EXTERNAL_URL", "PORT", *(() if redis_url else ("REDIS_URL",))):
+        unset = [*(() if redis_url else ("REDIS_URL",)), *(() if web_concurrency else ("WEB_CONCURRENCY",))]
+        for name in ("DEBUG", "LTM_EXTERNAL_URL", "PORT", *unset):
             self.env.pop(name, None)
 
     @property

@@ -29,8 +29,9 @@ def write_turn(connection):
 
 @contextmanager
 def _turn(path: str):
-    files = _open.__dict__.setdefault("files", {})
-    key = (os.getpid(), path)
+    if not hasattr(_open, "files"):
+        _open.files = {}
+    files, key = _open.files, (os.getpid(), path)
     if key not in files:
         files[key] = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     fcntl.flock(files[key], fcntl.LOCK_EX)

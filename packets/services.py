@@ -99,7 +99,8 @@ def _upsert(packet: Packet, *, actor) -> bool:
     if connection.vendor == "postgresql":
         values += packet_events_params(actor=actor, at=packet.pushed_at)
     # SQLite writes the line in a second statement (the two are not one transaction, as for a
-    # delete below: the embedded default has no concurrent writers to race with).
+    # delete below), so with several web workers two racing pushes of one new id may both be
+    # logged as pushed.
     repushed = connection.vendor == "sqlite" and packet.team_id and Packet.objects.filter(pk=packet.pk).exists()
     with write_turn(connection), connection.cursor() as cursor:
         cursor.execute(sql, values)
