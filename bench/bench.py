@@ -386,7 +386,7 @@ def main():
             stdout=open(floor_log, "ab"),
             stderr=subprocess.STDOUT,
             log=floor_log,
-        ) as (_, floor_port),
+        ) as (floor_server, floor_port),
     ):
         # Fresh workers keep getting faster over their first requests: without this,
         # whichever call came first would look slower than it is.
@@ -401,9 +401,9 @@ def main():
             print(f"  floor, then {name} ...", file=sys.stderr, flush=True)
             runs = []
             for _ in range(args.repeat):
-                floor = measure(floor_port, "/", args)
+                floor = measure(floor_port, "/", args, lambda: serving_processes(floor_server.pid, None))
                 result = measure(port, path, args, processes, **{"token": token, **options})
-                result["floor"] = {key: floor[key] for key in ("rate", "p50_ms", "p99_ms")}
+                result["floor"] = {key: floor[key] for key in ("rate", "p50_ms", "p99_ms", "cpu_ms")}
                 result["vs_floor"] = result["rate"] / floor["rate"]
                 result["p99_vs_floor"] = result["p99_ms"] / floor["p99_ms"]
                 runs.append(result)
@@ -438,10 +438,12 @@ def main():
     floor_runs = [run["floor"] for row in rows.values() for run in row["runs"]]
     rows = {"floor": dict(sorted(floor_runs, key=lambda r: r["rate"])[len(floor_runs) // 2]), **rows}
 
+    import in_process
     import roundtrips
 
     auth = {"Authorization": f"Bearer {token}"}
     pushed = iter(range(10**6))
+    packet = body_file.read_text()
     calls = {
         "healthz": lambda: ("GET", "/v1/healthz", None, {}),
         "list": lambda: ("GET", "/v1/packets?limit=50", None, auth),
@@ -449,7 +451,7 @@ def main():
         "push": lambda: (
             "POST",
             "/v1/packets",
-            body_file.read_text().replace("__ID__", f"01BENCHTRIPS{next(pushed):014d}"),
+            packet.replace("__ID__", f"01BENCHTRIPS{next(pushed):014d}"),
             auth,
         ),
     }
@@ -461,9 +463,15 @@ def main():
             {"Authorization": f"Bearer {search_token}"},
         )
     trips = roundtrips.count_round_trips(calls)
+    print("  each call in this process ...", file=sys.stderr, flush=True)
+    costs = in_process.cpu_per_call(calls)
     for name, row in rows.items():
         if name != "floor":
-            row["round_trips"] = trips[name.split()[0].rstrip(",")]
+            call = name.split()[0].rstrip(",")
+            row["round_trips"] = trips[call]
+            row["in_process_us"] = costs[call]["us"]
+            row["in_process_backend_us"] = costs[call]["backend_us"]
+            row["in_process_vs_healthz"] = costs[call]["us"] / costs["healthz"]["us"]
     report = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "database": connection.vendor,
@@ -511,7 +519,7 @@ def print_table(report, earlier=None) -> None:
     )
     header = (
         f"{'call':<24}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}{'÷ floor':>19}{'p99 ÷ floor':>19}"
-        f"{'CPU ms/call':>13}{'round trips':>13}"
+        f"{'CPU ms/call':>13}{'round trips':>13}{'in process µs (db)':>20}{'÷ healthz':>11}"
     )
     print(header + (f"{'earlier ÷ floor':>17}" if earlier else ""))
 
@@ -523,9 +531,12 @@ def print_table(report, earlier=None) -> None:
     for name, row in report["calls"].items():
         line = f"{name:<24}{row['rate']:>8.0f}{row['p50_ms']:>9.1f}{row['p99_ms']:>9.1f}"
         if name == "floor":
-            print(line + f"{'1.00':>19}{'1.00':>19}{'-':>13}{'-':>13}")
+            print(line + f"{'1.00':>19}{'1.00':>19}{row['cpu_ms']:>13.2f}{'-':>13}{'-':>20}{'-':>11}")
             continue
         line += f"{ratio(row, 'vs_floor'):>19}{ratio(row, 'p99_vs_floor'):>19}{row['cpu_ms']:>13.2f}{row['round_trips']:>13}"
+        backend = row["in_process_backend_us"]
+        in_process = f"{row['in_process_us']:.0f}" + (f" ({backend:.0f})" if backend else "")
+        line += f"{in_process:>20}{row['in_process_vs_healthz']:>11.2f}"
         if earlier:
             before = earlier["calls"].get(name, {}).get("vs_floor")
             line += f"{before:>17.2f}" if before is not None else f"{'-':>17}"

@@ -17,9 +17,8 @@ import os
 import tempfile
 from contextlib import contextmanager
 
-from django.core.handlers.wsgi import WSGIHandler
 from django.db import connection
-from django.test import RequestFactory
+from in_process import caller
 
 WARM_UP_CALLS = 6  # past psycopg's prepare_threshold (hub/settings/base.py)
 
@@ -60,18 +59,10 @@ def _sqlite_counter():
 
 def count_round_trips(calls: dict) -> dict[str, int]:
     """{name: round trips} for `calls`, {name: a function returning (method, path, body, headers)}."""
-    app = WSGIHandler()
-    factory = RequestFactory(HTTP_HOST="127.0.0.1")
+    prepare, answer = caller()
 
     def call(make_request):
-        method, path, body, headers = make_request()
-        request = factory.generic(method, path, data=body or b"", content_type="application/json", headers=headers)
-        statuses = []
-        response = app(request.environ, lambda status, _headers, _exc=None: statuses.append(status))
-        b"".join(response)
-        response.close()  # request_finished, as the server does
-        if not statuses[0].startswith("2"):
-            raise SystemExit(f"{method} {path} answered {statuses[0]} in the round-trip pass")
+        answer(prepare(make_request))
 
     counter = _postgresql_counter if connection.vendor == "postgresql" else _sqlite_counter
     counts = {}

@@ -1,0 +1,44 @@
+"""The bench's in-process pass (bench/in_process.py) measures the calls it is given, through
+Django's whole request handling, and stops on a call that fails rather than timing an error."""
+
+import pytest
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
+
+from bench.in_process import cpu_per_call
+from packets.testing import SEEDED, seed_packets
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _connection_kept():
+    """The pass calls Django's WSGI handler itself, whose request signals would close the database
+    connection the test's transaction holds: they are kept from it, as Django's test client does."""
+    for signal in (request_started, request_finished):
+        signal.disconnect(close_old_connections)
+    yield
+    for signal in (request_started, request_finished):
+        signal.connect(close_old_connections)
+
+
+def test_a_pull_costs_more_than_healthz_and_only_a_pull_touches_the_database(alice, make_token):
+    seed_packets(alice, 3)
+    auth = {"Authorization": f"Bearer {make_token(alice)}"}
+    costs = cpu_per_call(
+        {
+            "healthz": lambda: ("GET", "/v1/healthz", None, {}),
+            "pull": lambda: ("GET", f"/v1/packets/{SEEDED}alice00000001", None, auth),
+        },
+        batches=3,
+        batch_seconds=0.05,
+    )
+    assert set(costs) == {"healthz", "pull"}
+    assert 0 < costs["healthz"]["us"] < costs["pull"]["us"]
+    # A healthz never reaches the database: no backend CPU is counted for it (SQLite has no backend).
+    assert costs["healthz"]["backend_us"] == 0
+
+
+def test_a_call_that_does_not_succeed_stops_the_pass(alice):
+    with pytest.raises(SystemExit, match="401"):
+        cpu_per_call({"pull": lambda: ("GET", f"/v1/packets/{SEEDED}alice00000001", None, {})}, batches=1)
