@@ -19,8 +19,10 @@ Beside the hub it starts the floor (bench/floor.py): a bare WSGI callable answer
 small JSON, under gunicorn's sync workers, as many as the hub's. Each call is measured right after
 a floor run (--repeat times), and the table gives: requests per second, p50/p99 latency (wrk's),
 throughput and p99 as ratios to that floor run (the machine is shared and noisy: compare ratios
-taken inside one run; with --repeat, the median and the range), CPU per call, SQL round trips per
-call (bench/roundtrips.py), and the list's 100,000÷100 ratio (each side's ratio to the floor).
+taken inside one run; with --repeat, the median and the range), CPU per call (the floor's too),
+SQL round trips per call (bench/roundtrips.py), each call's CPU in this process with no server and
+no other load and its ratio to healthz's (bench/in_process.py), and the list's 100,000÷100 ratio
+(each side's ratio to the floor).
 CPU per call is the CPU time (user + system, /proc/<pid>/stat) that the server's main process
 and workers and the PostgreSQL backends connected to the
 bench's database spent during the run, divided by the requests wrk completed; PostgreSQL's shared
