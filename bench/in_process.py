@@ -68,13 +68,14 @@ def cpu_per_call(calls: dict, batches: int = 10, batch_seconds: float = 0.2) -> 
     prepare, answer = caller()
     sizes = {}
     for name, make_request in calls.items():
-        warm_ups = [prepare(make_request) for _ in range(WARM_UP_CALLS)]
-        for environ in warm_ups[: WARM_UP_CALLS // 2]:
+        # The second half of the warm-up, timed, sizes the call's batches.
+        first, second = ([prepare(make_request) for _ in range(WARM_UP_CALLS // 2)] for _ in range(2))
+        for environ in first:
             answer(environ)
         started = time.process_time()
-        for environ in warm_ups[WARM_UP_CALLS // 2 :]:
+        for environ in second:
             answer(environ)
-        one = (time.process_time() - started) / (WARM_UP_CALLS - WARM_UP_CALLS // 2)
+        one = (time.process_time() - started) / len(second)
         sizes[name] = max(5, min(500, int(batch_seconds / max(one, 1e-6))))
     connection.ensure_connection()
     cheapest = dict.fromkeys(calls, float("inf"))

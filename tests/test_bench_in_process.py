@@ -22,7 +22,7 @@ def _connection_kept():
         signal.connect(close_old_connections)
 
 
-def test_a_pull_costs_more_than_healthz_and_only_a_pull_touches_the_database(alice, make_token):
+def test_a_pull_costs_more_than_healthz_and_healthz_counts_no_database_cpu(alice, make_token):
     seed_packets(alice, 3)
     auth = {"Authorization": f"Bearer {make_token(alice)}"}
     costs = cpu_per_call(
