@@ -4,6 +4,8 @@ import uuid
 
 import pytest
 from axes.handlers.proxy import AxesProxyHandler
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 
 from accounts.services import api_token_create, user_upsert
 from core.testing import ApiClient
@@ -70,3 +72,15 @@ def _cache_of_its_own(settings):
     settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
     # django-axes's cache handler holds on to the cache it first saw: give it this test's.
     AxesProxyHandler.get_implementation(force=True)
+
+
+@pytest.fixture
+def signals_keep_connection():
+    """For tests that call a WSGI application themselves: the request signals would close the
+    database connection the test's transaction holds, so they are kept from it, as Django's test
+    client does."""
+    for signal in (request_started, request_finished):
+        signal.disconnect(close_old_connections)
+    yield
+    for signal in (request_started, request_finished):
+        signal.connect(close_old_connections)

@@ -1,6 +1,7 @@
 """What each call costs the hub itself, away from the machine's scheduling: the call is run in
-this process through Django's WSGI handler (the production settings, the bench's database, the
-signals the server's workers get), many times over, and the CPU time this process spent is read
+this process through the hub's WSGI application (hub/wsgi.py: the lean lane in front of Django's
+handler, unless LTM_LEAN_API=0; the production settings, the bench's database, the signals the
+server's workers get), many times over, and the CPU time this process spent is read
 (and on PostgreSQL also the CPU time of the connection's backend, from /proc/<pid>/stat).
 
 Under wrk the CPU per call also holds what the server, wrk and the other processes on the same
@@ -16,9 +17,10 @@ import os
 import time
 from pathlib import Path
 
-from django.core.handlers.wsgi import WSGIHandler
 from django.db import connection
 from django.test import RequestFactory
+
+from hub.wsgi import build_application
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 # Uncounted calls first: the connection opens, the token's last use is written (once a minute at
@@ -28,9 +30,9 @@ WARM_UP_CALLS = 20
 
 def caller():
     """(prepare, answer): prepare(make_request) builds the WSGI environ of one call, given a
-    function returning (method, path, body, headers); answer(environ) runs it through Django's WSGI
-    handler. Any answer but a 2xx stops the bench."""
-    app = WSGIHandler()
+    function returning (method, path, body, headers); answer(environ) runs it through the hub's WSGI
+    application, as the web server does. Any answer but a 2xx stops the bench."""
+    app = build_application()
     factory = RequestFactory(HTTP_HOST="127.0.0.1")
 
     def prepare(make_request):

@@ -1,6 +1,6 @@
-"""SQL round trips per call: each call is run once in this process through Django's WSGI handler
-(the production settings, the bench's database, the signals the server's workers get) and what
-reaches the database is counted where it leaves the process.
+"""SQL round trips per call: each call is run once in this process through the hub's WSGI
+application (as in_process.py: the production settings, the bench's database, the signals the
+server's workers get) and what reaches the database is counted where it leaves the process.
 
 PostgreSQL: libpq's protocol trace of the connection; a round trip is a message after which the
 client waits for the server: a simple Query (BEGIN, COMMIT, Django's `SELECT 1` health check) or

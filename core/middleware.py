@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.handlers.base import BaseHandler
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
+from django.utils.deprecation import MiddlewareMixin
 
 from core.api import json_error
 from core.parsers import NUL_MESSAGE
@@ -42,15 +43,12 @@ class CollapseApiLeadingSlashes:
         return self.get_response(request)
 
 
-class RejectNulCharacters:
+class RejectNulCharacters(MiddlewareMixin):
     """A NUL character in the path, the query string, a form field (url-encoded or multipart) or
     HTTP Basic credentials is a 400 before any view runs: no id, name, code or form value contains
     one, and PostgreSQL refuses it in a query. (JSON bodies are checked by core.parsers.)"""
 
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
+    def process_request(self, request):
         try:
             refused = NUL_MESSAGE if self._has_nul(request) else None
         except MultiPartParserError as exc:
@@ -59,7 +57,7 @@ class RejectNulCharacters:
             if request.path.startswith(("/v1/", "/oauth/")):
                 return json_error(refused, 400)
             return render(request, "400.html", status=400)
-        return self.get_response(request)
+        return None
 
     @staticmethod
     def _has_nul(request) -> bool:
@@ -137,16 +135,15 @@ class ApiHandler(BaseHandler):
                 settings.MIDDLEWARE = pages
 
 
-class SitePolicy:
+class SitePolicy(MiddlewareMixin):
     """The site's Content-Security-Policy (settings.CONTENT_SECURITY_POLICY, as django-csp writes
     it for pages) on every API answer that has none: a browser that opens one is held to the same
     policy as a page. Built once; no answer of the API takes a nonce or a policy of its own."""
 
     def __init__(self, get_response):
-        self.get_response = get_response
+        super().__init__(get_response)
         self.policy = build_policy()
 
-    def __call__(self, request):
-        response = self.get_response(request)
+    def process_response(self, request, response):
         response.headers.setdefault("Content-Security-Policy", self.policy)
         return response

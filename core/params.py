@@ -163,8 +163,8 @@ class ChoiceParamSchema(OpenApiSerializerFieldExtension):
 
 def query(serializer_class, request) -> dict:
     """The query parameters `serializer_class` declares, checked and typed (others are ignored;
-    of a repeated one, the last counts, as with `query_params.get`)."""
-    return checked(serializer_class, request.query_params.dict())
+    of a repeated one, the last counts, as with `GET.get`)."""
+    return checked(serializer_class, request.GET.dict())
 
 
 def body(serializer_class, request) -> dict:

@@ -67,6 +67,39 @@ def _read_packet(request) -> dict:
     return packet
 
 
+# The answers of the three hottest calls, as functions of the request (the caller authenticated on
+# it): their views below call them, and so does the lean lane (core.lean, packets.api_urls), which
+# answers these calls without URL resolution or DRF's dispatch.
+
+
+def packet_push_answer(request) -> HttpResponse:
+    team = _team(request.user, query(PushQuerySerializer, request)["team"])
+    packet = _read_packet(request)
+    stored = services.packet_push(actor=request.user, packet=packet, team=team)
+    # PushedSerializer describes this answer; written directly, like the list's.
+    if stored.findings:
+        return json_answer({"id": stored.id, "findings": stored.findings}, status=201)
+    return json_answer({"id": stored.id}, status=201)
+
+
+def packets_list_answer(request) -> HttpResponse:
+    asked = query(ListQuerySerializer, request)
+    packets = selectors.packet_list(viewer=request.user, team_name=asked["team"], limit=asked["limit"])
+    # PacketListSerializer describes this answer; it is written directly, the hottest call's
+    # rows are too cheap to go through a serializer each.
+    return json_answer({"packets": [packet._asdict() for packet in packets]})
+
+
+def packet_pull_answer(request, packet_id: str) -> HttpResponse:
+    packet = services.packet_read(viewer=request.user, packet_id=packet_id)
+    response = HttpResponse(packet.body, content_type="application/json")
+    # Server facts travel in headers: the body must stay exactly the packet.
+    if packet.public_slug:
+        response["X-LTM-Published-At"] = rfc3339(packet.published_at)
+        response["X-LTM-Public-URL"] = selectors.public_url(request, packet)
+    return response
+
+
 @extend_schema_view(
     post=extend_schema(
         summary="Push a packet",
@@ -88,20 +121,10 @@ def _read_packet(request) -> dict:
 )
 class PacketCollection(APIView):
     def post(self, request):
-        team = _team(request.user, query(PushQuerySerializer, request)["team"])
-        packet = _read_packet(request)
-        stored = services.packet_push(actor=request.user, packet=packet, team=team)
-        # PushedSerializer describes this answer; written directly, like the list's.
-        if stored.findings:
-            return json_answer({"id": stored.id, "findings": stored.findings}, status=201)
-        return json_answer({"id": stored.id}, status=201)
+        return packet_push_answer(request)
 
     def get(self, request):
-        asked = query(ListQuerySerializer, request)
-        packets = selectors.packet_list(viewer=request.user, team_name=asked["team"], limit=asked["limit"])
-        # PacketListSerializer describes this answer; it is written directly, the hottest call's
-        # rows are too cheap to go through a serializer each.
-        return json_answer({"packets": [packet._asdict() for packet in packets]})
+        return packets_list_answer(request)
 
 
 @extend_schema_view(
@@ -131,13 +154,7 @@ class PacketCollection(APIView):
 )
 class PacketItem(APIView):
     def get(self, request, packet_id):
-        packet = services.packet_read(viewer=request.user, packet_id=packet_id)
-        response = HttpResponse(packet.body, content_type="application/json")
-        # Server facts travel in headers: the body must stay exactly the packet.
-        if packet.public_slug:
-            response["X-LTM-Published-At"] = rfc3339(packet.published_at)
-            response["X-LTM-Public-URL"] = selectors.public_url(request, packet)
-        return response
+        return packet_pull_answer(request, packet_id)
 
     delete = no_content_method(services.packet_delete)
 

@@ -7,7 +7,9 @@ findings and thread routes come first so ".../publish", ".../shares", ".../findi
 
 from django.urls import path
 
+from core.lean import LeanRoute
 from packets import api
+from packets.services import PACKET_ID
 
 urlpatterns = [
     path("v1/packets", api.PacketCollection.as_view(), name="api-packets"),
@@ -26,4 +28,13 @@ urlpatterns = [
     path("v1/findings", api.ReviewQueue.as_view(), name="api-findings"),
     path("v1/shares/<str:share_id>", api.ShareItem.as_view(), name="api-share"),
     path("v1/packets/<path:packet_id>", api.PacketItem.as_view(), name="api-packet"),
+]
+
+# The calls the lean lane (core.lean, hub/wsgi.py) answers without URL resolution or DRF's
+# dispatch: the hottest three, each with the view its URL resolves to above. A pull's id must be
+# one the hub's URLs can always address (no "/" to decode, so never one of the routes above it).
+lean_routes = [
+    LeanRoute("POST", "/v1/packets", api.PacketCollection, api.packet_push_answer),
+    LeanRoute("GET", "/v1/packets", api.PacketCollection, api.packets_list_answer),
+    LeanRoute("GET", f"/v1/packets/(?P<packet_id>{PACKET_ID.pattern})", api.PacketItem, api.packet_pull_answer),
 ]

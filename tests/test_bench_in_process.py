@@ -2,24 +2,11 @@
 Django's whole request handling, and stops on a call that fails rather than timing an error."""
 
 import pytest
-from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
 
 from bench.in_process import cpu_per_call
 from packets.testing import SEEDED, seed_packets
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _connection_kept():
-    """The pass calls Django's WSGI handler itself, whose request signals would close the database
-    connection the test's transaction holds: they are kept from it, as Django's test client does."""
-    for signal in (request_started, request_finished):
-        signal.disconnect(close_old_connections)
-    yield
-    for signal in (request_started, request_finished):
-        signal.connect(close_old_connections)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("signals_keep_connection")]
 
 
 def test_a_pull_costs_more_than_healthz_and_healthz_counts_no_database_cpu(alice, make_token):

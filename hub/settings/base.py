@@ -103,6 +103,10 @@ API_MIDDLEWARE = [
     "core.middleware.SitePolicy",
 ]
 
+# The lean lane (core.lean): push, list and pull of packets answered in front of Django's URL
+# resolution and DRF's dispatch, by the same code; off, Django answers them like every other call.
+LTM_LEAN_API = env.bool("LTM_LEAN_API", default=True)
+
 # Content-Security-Policy (django-csp) on every answer: only the hub's own static files run or
 # style a page, no inline script or style anywhere (Django's admin needs none either), no
 # framing. The public /p/ pages tighten it further (packets/views.py).
