@@ -93,6 +93,13 @@ ANSWERED_BY_THE_LANE = {
         "POST", f"/v1/packets?team={w['team_name']}", w["bob"], json.dumps(packet_v02(id="01LANEPUSH0000000002"))
     ),
     "push, a re-push": lambda w: request("POST", "/v1/packets", w["alice"], json.dumps(packet_v02(id=w["own"]))),
+    # The secret scan flags it (the default policy): 201 with the findings.
+    "push, a secret found": lambda w: request(
+        "POST",
+        "/v1/packets",
+        w["alice"],
+        json.dumps(packet_v02(id="01LANEPUSH0000000003", next_step=f"export AWS_ACCESS_KEY_ID=AKIA{'Q7' * 8}")),
+    ),
 }
 
 HANDED_TO_DJANGO = {
@@ -133,6 +140,12 @@ def test_the_lane_answers_what_succeeds_as_django_would(world, case):
     assert not handed_on
     assert through_lane[0].startswith("20")
     assert through_lane == alone
+
+
+def test_a_push_the_scan_flags_comes_back_through_the_lane_with_its_findings(world):
+    through_lane, _, handed_on = both(ANSWERED_BY_THE_LANE["push, a secret found"](world))
+    assert not handed_on and through_lane[0] == "201 Created"
+    assert json.loads(through_lane[2])["findings"] == [{"path": "next_step", "kind": "aws-access-key"}]
 
 
 @pytest.mark.parametrize("case", HANDED_TO_DJANGO)
