@@ -1,5 +1,5 @@
 """The bench's in-process pass (bench/in_process.py) measures the calls it is given, through
-Django's whole request handling, and stops on a call that fails rather than timing an error."""
+the hub's WSGI application as the web server runs it (hub/wsgi.py), and stops on a call that fails rather than timing an error."""
 
 import pytest
 
