@@ -36,6 +36,13 @@ ends mid-run and takes the CPU it spent out of the count.
     python bench/bench.py --duration 5 --repeat 3 --no-search    # ranges, without the search rows
     python bench/bench.py --workers 1 --no-search                # the $5 VPS profile's web process
     python bench/bench.py --server gthread --web-threads 4       # the hub under gunicorn's threads
+    python bench/bench.py --calls push pull --repeat 3           # some of the calls only
+    python bench/bench.py --calls push --without-search-index    # what a push costs beside its search index
+
+--without-search-index measures in a database made for the run (PostgreSQL: the bench database's
+name + "_without_search_index"; SQLite: a throw-away file), whose packets are never indexed for
+search (no stored vector on PostgreSQL, no search triggers on SQLite): the share of each call that
+no way of indexing for search could give back. It leaves out the search rows.
 
 It re-seeds the packets of the users `bench` and `bench-search` in that database: never point it
 at production.
@@ -59,6 +66,7 @@ from live_hub import gunicorn, hub
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 HERE = Path(__file__).resolve().parent
+CALLS = ["healthz", "list", "pull", "push", "search"]
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -89,6 +97,41 @@ def setup_database() -> str:
     user, _ = user_upsert(username="bench")
     _, token = api_token_create(actor=user, name="bench")
     return token
+
+
+def database_without_search_index(url: str, scratch: str) -> str:
+    """The URL of a database of its own for --without-search-index, made afresh, so that no later
+    run of the bench meets a database whose search index is gone."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("postgres", "postgresql"):
+        return f"sqlite:///{scratch}/bench-without-search-index.sqlite3"
+    import psycopg
+    from psycopg import sql
+
+    name = parts.path.lstrip("/") + "_without_search_index"
+    admin = parts._replace(scheme="postgresql", path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    return parts._replace(path=f"/{name}").geturl()
+
+
+def drop_search_index() -> None:
+    """Packets written from now on are not indexed for search: PostgreSQL loses the stored search
+    vector (and its GIN index), SQLite the triggers that name a packet for its FTS5 index
+    (packets/migrations/0005 and 0012). Search itself no longer works in this database."""
+    from django.db import connection
+
+    from packets.models import Packet
+
+    table = connection.ops.quote_name(Packet._meta.db_table)
+    if connection.vendor == "postgresql":
+        statements = [f"ALTER TABLE {table} DROP COLUMN search_vector"]
+    else:
+        statements = ["DROP TRIGGER packets_search_insert", "DROP TRIGGER packets_search_update"]
+    with connection.cursor() as cursor:
+        for statement in statements:
+            cursor.execute(statement)
 
 
 def delete_packets(owner) -> None:
@@ -325,6 +368,18 @@ def main():
     )
     parser.add_argument("--no-search", action="store_true", help="leave out the two search rows (and their seeding)")
     parser.add_argument(
+        "--calls",
+        nargs="+",
+        choices=CALLS,
+        default=CALLS,
+        help="the calls to measure (default: all of them); list measures both seed sizes",
+    )
+    parser.add_argument(
+        "--without-search-index",
+        action="store_true",
+        help="measure in a database of its own whose packets are not indexed for search (no search rows)",
+    )
+    parser.add_argument(
         "--packets",
         type=int,
         nargs=2,
@@ -359,8 +414,13 @@ def main():
     os.environ.setdefault("DB_CONN_MAX_AGE", "3600")
     os.environ.setdefault("DATABASE_URL", f"sqlite:///{scratch}/bench.sqlite3")
     os.environ.pop("DEBUG", None)
+    if args.without_search_index:
+        os.environ["DATABASE_URL"] = database_without_search_index(os.environ["DATABASE_URL"], scratch)
     create_database_if_missing(os.environ["DATABASE_URL"])
     token = setup_database()
+    if args.without_search_index:
+        drop_search_index()
+    measured = set(args.calls) - ({"search"} if args.no_search or args.without_search_index else set())
     from django.db import connection
 
     database = connection.settings_dict["NAME"] if connection.vendor == "postgresql" else None
@@ -411,20 +471,25 @@ def main():
                 runs.append(result)
             rows[name] = dict(median_run(runs), runs=runs)
 
-        run("healthz", "/v1/healthz")
-        run(f"list, {few:,} packets", "/v1/packets?limit=50")
+        if "healthz" in measured:
+            run("healthz", "/v1/healthz")
+        if "list" in measured:
+            run(f"list, {few:,} packets", "/v1/packets?limit=50")
         started = time.monotonic()
         pull_id = seed(many)
         print(f"  seeded {many:,} packets in {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
-        run(f"list, {many:,} packets", "/v1/packets?limit=50")
-        run("pull", f"/v1/packets/{pull_id}")
-        run("push (new id)", "/v1/packets", mode="push", body_file=str(body_file))
-        created = packet_count() - many
-        pushed = sum(run["requests"] for run in rows["push (new id)"]["runs"])
-        if created < pushed:
-            raise SystemExit(f"push: wrk counted {pushed} requests but only {created} packets were created")
+        if "list" in measured:
+            run(f"list, {many:,} packets", "/v1/packets?limit=50")
+        if "pull" in measured:
+            run("pull", f"/v1/packets/{pull_id}")
+        if "push" in measured:
+            run("push (new id)", "/v1/packets", mode="push", body_file=str(body_file))
+            created = packet_count() - many
+            pushed = sum(run["requests"] for run in rows["push (new id)"]["runs"])
+            if created < pushed:
+                raise SystemExit(f"push: wrk counted {pushed} requests but only {created} packets were created")
         search_token = None
-        if not args.no_search:
+        if "search" in measured:
             started = time.monotonic()
             search_token = seed_search(many)
             print(
@@ -464,6 +529,8 @@ def main():
             None,
             {"Authorization": f"Bearer {search_token}"},
         )
+    # healthz always: each call's in-process figure is also given as a ratio to its.
+    calls = {name: call for name, call in calls.items() if name in measured | {"healthz"}}
     trips = roundtrips.count_round_trips(calls)
     print("  each call in this process ...", file=sys.stderr, flush=True)
     costs = in_process.cpu_per_call(calls)
@@ -481,9 +548,11 @@ def main():
         "load_average": os.getloadavg(),
         "options": {k: v for k, v in vars(args).items() if k not in ("json", "compare")},
         "calls": rows,
-        # Each side against its own floor run: the seeding between them takes a while.
-        "list_many_vs_few": rows[f"list, {many:,} packets"]["vs_floor"] / rows[f"list, {few:,} packets"]["vs_floor"],
     }
+    if "list" in measured:
+        # Each side against its own floor run: the seeding between them takes a while.
+        lists = rows[f"list, {many:,} packets"]["vs_floor"], rows[f"list, {few:,} packets"]["vs_floor"]
+        report["list_many_vs_few"] = lists[0] / lists[1]
     earlier = json.loads(Path(args.compare).read_text()) if args.compare else None
     print_table(report, earlier)
     if args.json:
@@ -518,6 +587,7 @@ def print_table(report, earlier=None) -> None:
         f"{report['load_average'][0]:.1f}, {options['workers']} web workers of {options.get('web_threads', 1)} "
         f"thread(s) under {options.get('server', 'gunicorn sync')} (the floor: as many gunicorn sync "
         f"workers), wrk {options['connections']} connections, {options['duration']} s per call, {repeat} run(s) each"
+        + (", packets not indexed for search (--without-search-index)" if options.get("without_search_index") else "")
     )
     header = (
         f"{'call':<24}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}{'÷ floor':>19}{'p99 ÷ floor':>19}"
@@ -544,9 +614,11 @@ def print_table(report, earlier=None) -> None:
             line += f"{before:>17.2f}" if before is not None else f"{'-':>17}"
         errors = row["socket_errors"] + row["http_errors"]
         print(line + (f"  ({row['http_errors']} HTTP errors, {row['socket_errors']} socket errors)" if errors else ""))
-    few, many = options["packets"]
-    ratio_line = f"list {many:,}÷{few:,} packets: {report['list_many_vs_few']:.2f} (each list's ÷ floor)"
-    print(ratio_line + (f"  (earlier {earlier['list_many_vs_few']:.2f})" if earlier else ""))
+    if "list_many_vs_few" in report:
+        few, many = options["packets"]
+        ratio_line = f"list {many:,}÷{few:,} packets: {report['list_many_vs_few']:.2f} (each list's ÷ floor)"
+        before = earlier.get("list_many_vs_few") if earlier else None
+        print(ratio_line + (f"  (earlier {before:.2f})" if before is not None else ""))
 
 
 if __name__ == "__main__":
