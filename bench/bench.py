@@ -70,16 +70,24 @@ CALLS = ["healthz", "list", "pull", "push", "search"]
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def create_database_if_missing(url: str) -> None:
+def _postgresql_admin(url: str):
+    """A connection to the `postgres` database of the server `url` names, for creating and
+    dropping databases; None when `url` is not PostgreSQL's."""
     parts = urlsplit(url)
     if parts.scheme not in ("postgres", "postgresql"):
-        return
+        return None
     import psycopg
+
+    return psycopg.connect(parts._replace(scheme="postgresql", path="/postgres").geturl(), autocommit=True)
+
+
+def create_database_if_missing(url: str) -> None:
+    if (admin := _postgresql_admin(url)) is None:
+        return
     from psycopg import sql
 
-    name = parts.path.lstrip("/")
-    admin = parts._replace(scheme="postgresql", path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as conn:
+    name = urlsplit(url).path.lstrip("/")
+    with admin as conn:
         if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
@@ -100,19 +108,16 @@ def setup_database() -> str:
 
 
 def database_without_search_index(url: str, scratch: str) -> str:
-    """The URL of a database of its own for --without-search-index, made afresh, so that no later
-    run of the bench meets a database whose search index is gone."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("postgres", "postgresql"):
+    """The URL of a database of its own for --without-search-index, dropped if it exists (the bench
+    creates it), so that no later run of the bench meets a database whose search index is gone."""
+    if (admin := _postgresql_admin(url)) is None:
         return f"sqlite:///{scratch}/bench-without-search-index.sqlite3"
-    import psycopg
     from psycopg import sql
 
+    parts = urlsplit(url)
     name = parts.path.lstrip("/") + "_without_search_index"
-    admin = parts._replace(scheme="postgresql", path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as conn:
+    with admin as conn:
         conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     return parts._replace(path=f"/{name}").geturl()
 
 
@@ -529,7 +534,7 @@ def main():
             None,
             {"Authorization": f"Bearer {search_token}"},
         )
-    # healthz always: each call's in-process figure is also given as a ratio to its.
+    # healthz always: each call's in-process figure is also given as a ratio to healthz's.
     calls = {name: call for name, call in calls.items() if name in measured | {"healthz"}}
     trips = roundtrips.count_round_trips(calls)
     print("  each call in this process ...", file=sys.stderr, flush=True)
