@@ -17,9 +17,11 @@ COPY cli/pyproject.toml ./cli/
 COPY cli/ltm ./cli/ltm
 RUN pip wheel --no-cache-dir --no-deps ./cli -w /client_dist
 
-# The hub's image: the same code runs as web (granian, through web.py), worker and beat (celery).
+# The hub's image: the same code runs as web (granian, through web.py), proxy (nginx, through
+# proxy.py; openssl makes its self-signed certificate), worker and beat (celery).
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_SETTINGS_MODULE=hub.settings.production PORT=8000
+RUN apt-get update && apt-get install -y --no-install-recommends nginx openssl && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY requirements.txt ./
 COPY cli ./cli
@@ -32,5 +34,5 @@ RUN rm -rf docs_site client_dist
 COPY --from=docs /docs_site ./docs_site
 COPY --from=client /client_dist ./client_dist
 EXPOSE 8000
-# The Procfile's web line (docker-compose.yml runs its other lines: release, worker, beat).
+# The Procfile's web line (docker-compose.yml runs its other lines: release, proxy, worker, beat).
 CMD ["python", "web.py"]

@@ -59,17 +59,20 @@ bench: install
 # The production stack without Docker: the Procfile under honcho with the production settings, on
 # loopback, against local PostgreSQL and Redis (the database must exist: `createdb ltm_stack`).
 # Needs SECRET_KEY; the other variables have local defaults. Static files are collected first,
-# as the Docker image does at build time; then `release` (migrate), then web, worker and beat.
+# as the Docker image does at build time; then `release` (migrate), then proxy, web, worker and
+# beat. The proxy (nginx: apt-get install nginx) listens on HOST:PORT; honcho gives each process
+# type the next hundred ports, so web (granian, on loopback only) is on PORT+100.
 STACK_ENV = PATH="$(CURDIR)/$(VENV)/bin:$$PATH" DJANGO_SETTINGS_MODULE=hub.settings.production \
 	DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/ltm_stack}" \
 	REDIS_URL="$${REDIS_URL:-redis://127.0.0.1:6379/0}" ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost}" \
-	SECURE_COOKIES="$${SECURE_COOKIES:-0}" WEB_HOST="$(HOST)" PORT="$(PORT)"
+	SECURE_COOKIES="$${SECURE_COOKIES:-0}" LTM_TRUST_PROXY_HEADERS=1 WEB_HOST=127.0.0.1 \
+	PROXY_HOST="$(HOST)" PROXY_UPSTREAMS="127.0.0.1:$$(($(PORT) + 100))" PORT="$(PORT)"
 
 stack: install docs client
 	@test -n "$$SECRET_KEY" || { echo "make stack: set SECRET_KEY (and keep it: sessions depend on it)"; exit 2; }
 	$(STACK_ENV) $(PY) manage.py collectstatic --noinput -v0
 	$(STACK_ENV) $(VENV)/bin/honcho start release
-	$(STACK_ENV) $(VENV)/bin/honcho start web worker beat
+	$(STACK_ENV) $(VENV)/bin/honcho start proxy web worker beat
 
 # CI's checks (checks/): schemathesis against a live hub on PostgreSQL (DATABASE_URL, default
 # ltm_fuzz; FUZZ_ARGS="--seed 7"), then the stack: a smoke journey with outages, then a soak

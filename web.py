@@ -20,6 +20,7 @@ import os
 
 from granian import Granian
 from granian.constants import Interfaces
+from granian.http import HTTP1Settings
 from granian.log import LOGGING_CONFIG
 
 ACCESS_LINE = '%(addr)s - "%(method)s %(path)s %(protocol)s" %(status)d %(dt_ms).1fms'
@@ -56,6 +57,11 @@ def server(environ=os.environ) -> Granian:
         # without a kill timeout one stuck request would keep the server from ever exiting.
         respawn_failed_workers=True,
         workers_kill_timeout=30,
+        # A request's head must arrive within 10 s (granian then closes the connection; it also
+        # drops a keep-alive connection idle that long). Its body has no such bound in granian: the
+        # hub reads it in the worker's one thread, so production puts proxy.py (nginx) in front,
+        # which hands granian only whole requests (docs/production.md, "The reverse proxy").
+        http1_settings=HTTP1Settings(header_read_timeout=10_000),
     )
 
 

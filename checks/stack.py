@@ -1,8 +1,8 @@
 """The production stack as `make stack` runs it (the Procfile under honcho, production settings),
-on loopback, for the scripts that check it: stack_check.py (a smoke journey with outages),
-soak.py and vps_check.py (the $5 VPS profile, on SQLite without Redis). Each process type runs
-under its own honcho so one of them (the worker) can be killed and started again without taking
-the others down; `stop()` ends every one, even after a failure.
+on loopback, for the scripts that check it: stack_check.py (a smoke journey with outages, through
+the proxy too), soak.py and vps_check.py (the $5 VPS profile, on SQLite without Redis). Each
+process type runs under its own honcho so one of them (the worker) can be killed and started
+again without taking the others down; `stop()` ends every one, even after a failure.
 """
 
 import os
@@ -64,7 +64,8 @@ def wait_until_up(url: str, *, server: subprocess.Popen, deadline: float) -> Non
 class Stack:
     """`redis_url` None: no Redis (the embedded default: tasks run in the web process). A SQLite
     `database_url` (sqlite:///<folder>/ltm_stack....sqlite3) is a file, removed by create_database.
-    `env`: more variables for every process (the $5 VPS profile's, say)."""
+    `env`: more variables for every process (the $5 VPS profile's, say). `proxy`: the Procfile's
+    proxy (nginx) can be started in front of the web processes, on a port of its own."""
 
     def __init__(
         self,
@@ -75,6 +76,7 @@ class Stack:
         web_concurrency: int | None = 2,  # None: web.py's own default
         log_dir: Path,
         env: dict[str, str] | None = None,
+        proxy: bool = False,
     ):
         database = urllib.parse.urlsplit(database_url)
         if not Path(database.path).name.startswith("ltm_stack"):
@@ -82,6 +84,9 @@ class Stack:
         self.database_url, self.redis_url = database_url, redis_url
         self.web_processes = web_processes
         self.port = free_ports(web_processes)
+        self.proxy_port = free_ports(1)
+        while self.port <= self.proxy_port < self.port + web_processes:
+            self.proxy_port = free_ports(1)
         self.log_dir = log_dir
         self.honchos: dict[str, subprocess.Popen] = {}
         self.env = {
@@ -97,15 +102,25 @@ class Stack:
             "WEB_HOST": "127.0.0.1",
             **({"WEB_CONCURRENCY": str(web_concurrency)} if web_concurrency else {}),
             "PYTHONUNBUFFERED": "1",
+            **(self._proxy_env() if proxy else {}),
             **(env or {}),
         }
         unset = [*(() if redis_url else ("REDIS_URL",)), *(() if web_concurrency else ("WEB_CONCURRENCY",))]
         for name in ("DEBUG", "LTM_EXTERNAL_URL", "PORT", *unset):
             self.env.pop(name, None)
 
+    def _proxy_env(self) -> dict[str, str]:
+        # as `make stack` sets them: the hub reads the client's address from the proxy's header
+        upstreams = ",".join(f"127.0.0.1:{self.port + i}" for i in range(self.web_processes))
+        return {"PROXY_HOST": "127.0.0.1", "PROXY_UPSTREAMS": upstreams, "LTM_TRUST_PROXY_HEADERS": "1"}
+
     @property
     def web_urls(self) -> list[str]:
         return [f"http://127.0.0.1:{self.port + i}" for i in range(self.web_processes)]
+
+    @property
+    def proxy_url(self) -> str:
+        return f"http://127.0.0.1:{self.proxy_port}"
 
     def create_database(self) -> None:
         database = urllib.parse.urlsplit(self.database_url)
@@ -138,7 +153,8 @@ class Stack:
 
     def start(self, process: str) -> subprocess.Popen:
         """`honcho start <process>`, in a session of its own (so stop() can always reach it)."""
-        command = [sys.executable, "-m", "honcho", "start", "--no-colour", "-p", str(self.port)]
+        port = self.proxy_port if process == "proxy" else self.port
+        command = [sys.executable, "-m", "honcho", "start", "--no-colour", "-p", str(port)]
         if process == "web":
             command += ["-c", f"web={self.web_processes}"]
         log = open(self.log_dir / f"{process}.log", "ab")
@@ -155,11 +171,13 @@ class Stack:
 
     def wait_for_web(self, seconds: float = 60) -> None:
         deadline = time.monotonic() + seconds
-        for url in self.web_urls:
+        servers = [(url, "web") for url in self.web_urls]
+        servers += [(self.proxy_url, "proxy")] if "proxy" in self.honchos else []
+        for url, process in servers:
             try:
-                wait_until_up(url, server=self.honchos["web"], deadline=deadline)
+                wait_until_up(url, server=self.honchos[process], deadline=deadline)
             except RuntimeError as error:
-                raise RuntimeError(f"{error}:\n" + self.log("web")) from None
+                raise RuntimeError(f"{error}:\n" + self.log(process)) from None
 
     def processes(self, process: str) -> list[int]:
         """The pids running under the honcho of `process` (its shell, the program, its children)."""
