@@ -25,10 +25,9 @@ from core.errors import BadRequest, HubError
 from core.http import client_address
 from core.links import external_url
 from oauth import selectors, services
-from oauth.device_flow import ALREADY_REDEEMED, DEVICE_NAME_FIELD
-from oauth.server import FormTolerantOAuthLibCore, HubDeviceServer
+from oauth.device_flow import ALREADY_REDEEMED, DEVICE_GRANT_TYPE, DEVICE_NAME_FIELD
+from oauth.server import FormTolerantOAuthLibCore, HubDeviceServer, is_self_registered
 
-DEVICE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code"
 NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 
 # The two kinds of bearer token, as OpenAPI security schemes (one header, two origins).
@@ -84,9 +83,15 @@ class DeviceAuthorizationView(PostOnly, dot_views.DeviceAuthorizationView):
             response["Retry-After"] = "60"
             return response
         client_id = request.POST.get("client_id", "")
-        if client_id and not get_application_model().objects.filter(client_id=client_id).exists():
+        application = get_application_model().objects.filter(client_id=client_id).first() if client_id else None
+        if client_id and application is None:
             # oauthlib says invalid_request here; RFC 6749 section 5.2 says invalid_client.
             return _oauth_error("invalid_client", "unknown client_id", status=401)
+        if is_self_registered(application):
+            # Its token would reach /v1, which only the hub's own clients sign in for.
+            return _oauth_error(
+                "unauthorized_client", "the device flow is for this hub's own clients; sign in through /oauth/authorize"
+            )
         requested = request.POST.get("scope", "").split()
         known = set(get_scopes_backend().get_all_scopes())
         if not set(requested) <= known:

@@ -7,6 +7,7 @@ from accounts.services import api_token_touch
 from core.http import client_address
 from core.links import external_url
 from oauth.selectors import bearer_get
+from oauth.server import MCP_PATH
 from oauth.services import device_touch, oauth_token_touch
 
 
@@ -57,8 +58,11 @@ def authenticate_bearer(request, *, resource: str):
 
 
 def _audience_allows(bearer, request, path: str) -> bool:
-    """An OAuth token issued for resources serves only those; any other token the whole hub.
-    (The URL is built only for a token that names resources: most do not.)"""
+    """A token of a client that registered itself serves /mcp only; an OAuth token issued for
+    resources serves only those; any other token the whole hub. (The URL is built only for a
+    token that names resources: most do not.)"""
+    if bearer.self_registered and path != MCP_PATH:
+        return False
     if not bearer.audiences:
         return True
     validator = oauth2_settings.RESOURCE_SERVER_TOKEN_RESOURCE_VALIDATOR

@@ -8,15 +8,25 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from allauth.core import ratelimit
 from django.http import JsonResponse
 from oauth2_provider import views as dot_views
-from oauth2_provider.exceptions import OAuthToolkitError
+from oauth2_provider.exceptions import FatalClientError, OAuthToolkitError
+from oauth2_provider.models import get_application_model
 from oauth2_provider.settings import oauth2_settings
-from oauthlib.oauth2.rfc6749.errors import InvalidRequestError
+from oauthlib.oauth2.rfc6749.errors import CustomOAuth2Error, InvalidRedirectURIError, InvalidRequestError
 
 from core.api import no_store
 from core.errors import BadRequest
 from core.links import external_url
 from core.parsers import read_json_body
-from oauth.server import MCP_PATH, is_loopback_host, redirect_uris_problem
+from ltm.protocol.tools import TOOLS
+from oauth.device_flow import DEVICE_GRANT_TYPE
+from oauth.server import (
+    MCP_PATH,
+    client_name_problem,
+    is_loopback_host,
+    redirect_uri_problem,
+    redirect_uris_problem,
+    resource_problem,
+)
 
 
 def _origin(uri: str) -> str:
@@ -28,16 +38,56 @@ def _origin(uri: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
+# What each scope lets an app that signed itself in do. Its token reaches the hub through the MCP
+# tools only, so the scopes' hub-wide descriptions (which speak of managing teams) would say more
+# than it may do; the tools of each scope come from their one declaration.
+MCP_SCOPE_WORDS = {
+    "read": "read, list and search your packets, your teams' packets and the packets shared with you",
+    "write": "save, delete and publish packets, and share them with people on this hub",
+}
+
+
+def _mcp_scope_rows(scopes, descriptions) -> list[tuple[str, str, str]]:
+    """(scope, what it allows, the MCP tools that need it) for the consent page."""
+    rows = []
+    for scope, description in zip(scopes or [], descriptions or []):
+        tools = ", ".join(name for name, spec in TOOLS.items() if spec.scope == scope)
+        rows.append((scope, MCP_SCOPE_WORDS.get(scope, description), tools))
+    return rows
+
+
 class ConsentView(dot_views.AuthorizationView):
     """GET /oauth/authorize: signed in (allauth's page first if not), the person sees which
-    client asks, where it sends them back, what it may do and as whom, and allows or denies."""
+    client asks, where it sends them back, what it may do and as whom, and allows or denies.
+
+    Every grant made here is for the hub's MCP endpoint (RFC 8707): a `resource` that is not
+    exactly /mcp, once normalised, is refused with invalid_target before the person is asked and
+    again when the form comes back; none means /mcp. Tokens for /v1 come from the device flow of
+    the hub's own client only."""
 
     template_name = "oauth/consent.html"
 
+    def _mcp_resource(self) -> str:
+        return external_url(self.request, MCP_PATH)
+
+    def _refuse(self, credentials, resources) -> None:
+        """Raise what the client must hear about its redirect URI (under our rule, on the hub's
+        page: an application registered before the rule refused its URI, or made in the admin,
+        is never sent there) or its resources (invalid_target, RFC 8707)."""
+        problem = redirect_uri_problem(credentials.get("redirect_uri"))
+        if problem:
+            raise FatalClientError(error=InvalidRedirectURIError(description=problem))
+        problem = resource_problem(resources, mcp_resource=self._mcp_resource())
+        if problem:
+            error = CustomOAuth2Error("invalid_target", description=problem, state=credentials.get("state"))
+            raise OAuthToolkitError(error=error, redirect_uri=credentials.get("redirect_uri"))
+
     def validate_authorization_request(self, request):
         """PKCE with S256 only: the toolkit would take "plain" here and refuse it only after the
-        person has allowed; refuse before asking them."""
+        person has allowed; refuse before asking them. The same for a redirect URI outside our
+        rule and a resource other than /mcp."""
         scopes, credentials = super().validate_authorization_request(request)
+        self._refuse(credentials, request.GET.getlist("resource"))
         if credentials.get("code_challenge_method") != "S256":
             error = InvalidRequestError(
                 description='PKCE is required, with code_challenge_method "S256"', state=credentials.get("state")
@@ -45,29 +95,46 @@ class ConsentView(dot_views.AuthorizationView):
             raise OAuthToolkitError(error=error, redirect_uri=credentials.get("redirect_uri"))
         return scopes, credentials
 
+    def create_authorization_response(self, request, scopes, credentials, allow):
+        """The one step that makes a grant, whichever way the page got here (the form's POST, or
+        a client allowed before): checked again, as the form's hidden fields can be edited, and
+        its resource is this hub's /mcp, as written here, even when the field was emptied."""
+        self._refuse(credentials, credentials.get("resource"))
+        credentials = {**credentials, "resource": [self._mcp_resource()]}
+        return super().create_authorization_response(request, scopes, credentials, allow)
+
     def get_initial(self):
-        """A client that names no resource (RFC 8707) is given /mcp, the one resource the hub
-        offers clients that sign themselves in: its token then serves /mcp only, never /v1."""
         initial = super().get_initial()
-        initial["resource"] = initial.get("resource") or external_url(self.request, MCP_PATH)
+        initial["resource"] = self._mcp_resource()
         return initial
 
     def redirect(self, redirect_to, application):
         """Every answer to the client carries `iss` (RFC 9207); the toolkit adds it to successes
-        only, and an error answer (access_denied, ...) needs it as much."""
+        only, and an error answer (access_denied, ...) needs it as much. An error found while
+        validating the request comes without its application; the toolkit has checked the
+        redirect URI against it by then, and its private-use scheme is allowed only for it."""
         parts = urlsplit(redirect_to)
         query = parse_qsl(parts.query, keep_blank_values=True)
         if not any(name == "iss" for name, _ in query):
             query.append(("iss", oauth2_settings.oauth2_authorization_server_issuer(self.request)))
             redirect_to = urlunsplit(parts._replace(query=urlencode(query)))
+        if application is None:
+            client_id = self.request.GET.get("client_id") or self.request.POST.get("client_id")
+            application = get_application_model().objects.filter(client_id=client_id).first() if client_id else None
         return super().redirect(redirect_to, application)
 
     def render_to_response(self, context, **kwargs):
         redirect_uri = context.get("redirect_uri") or ""
         parts = urlsplit(redirect_uri)
-        context["redirect_host"] = parts.netloc if parts.scheme in ("http", "https") else f"{parts.scheme}:"
-        context["redirect_is_local"] = parts.scheme not in ("http", "https") or is_loopback_host(parts.hostname)
-        context["scope_rows"] = list(zip(context.get("scopes") or [], context.get("scopes_descriptions") or []))
+        web = parts.scheme in ("http", "https")
+        if web:
+            context["redirect_host"] = parts.netloc
+        else:  # an app's own scheme, with its host: the scheme alone does not say where it goes
+            context["redirect_host"] = f"{parts.scheme}://{parts.netloc}" if parts.netloc else f"{parts.scheme}:"
+        context["redirect_scheme"] = "" if web else parts.scheme
+        context["redirect_is_local"] = not web or is_loopback_host(parts.hostname)
+        context["mcp_url"] = self._mcp_resource()
+        context["scope_rows"] = _mcp_scope_rows(context.get("scopes"), context.get("scopes_descriptions"))
         response = super().render_to_response(context, **kwargs)
         if redirect_uri:
             # The answer to Allow or Deny redirects the form's POST to the client: the page's
@@ -83,8 +150,9 @@ def _refusal(error: str, description: str) -> JsonResponse:
 def _metadata_refusal(request) -> JsonResponse | None:
     """RFC 7591's answer to client metadata the hub refuses, before the toolkit reads it (it
     answers anything else that is wrong): a body read as /v1 reads JSON (no NUL, lone surrogate
-    or deep nesting, which would fail the database or the parser), a grant or response type the
-    authorization server metadata does not advertise, a redirect URI outside our rule."""
+    or deep nesting, which would fail the database or the parser), the name of one of the hub's
+    own clients, a grant or response type the authorization server metadata does not advertise
+    or the device grant (the hub's own clients'), a redirect URI outside our rule."""
     try:
         metadata = read_json_body(request.body)
     except BadRequest as exc:
@@ -93,6 +161,9 @@ def _metadata_refusal(request) -> JsonResponse | None:
         return None
     if not isinstance(metadata.get("client_name", ""), str):
         return _refusal("invalid_client_metadata", "client_name must be a string")
+    problem = client_name_problem(metadata.get("client_name", ""))
+    if problem:
+        return _refusal("invalid_client_metadata", problem)
     offered = {
         "grant_types": oauth2_settings.OAUTH2_GRANT_TYPES_SUPPORTED,
         "response_types": oauth2_settings.OAUTH2_RESPONSE_TYPES_SUPPORTED,
@@ -107,6 +178,12 @@ def _metadata_refusal(request) -> JsonResponse | None:
                 "invalid_client_metadata",
                 f"{field} {refused[:100]!r} is not offered by this hub (offered: {', '.join(supported)})",
             )
+    if DEVICE_GRANT_TYPE in metadata.get("grant_types", []):
+        return _refusal(
+            "invalid_client_metadata",
+            f"grant_types {DEVICE_GRANT_TYPE!r} is for this hub's own command-line client; an app that "
+            "registers itself signs people in with authorization_code",
+        )
     problem = redirect_uris_problem(metadata.get("redirect_uris"))
     if problem:
         return _refusal("invalid_redirect_uri", problem)

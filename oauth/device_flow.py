@@ -29,6 +29,7 @@ from django.conf import settings
 from ltm.protocol.tokens import token_checksum
 
 CLI_CLIENT_ID = "ltm-cli"
+DEVICE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code"
 
 # RFC 8628 section 6.1: consonants only, so no words can form, and no digits, so nothing to
 # confuse (0/O, 1/I/L, 5/S, 8/B).

@@ -8,6 +8,10 @@ from oauth2_provider.settings import oauth2_settings
 
 from core.ids import new_id
 
+# The toolkit's Application.registration_source of a client that registered itself (Dynamic
+# Client Registration, a Client ID Metadata Document); any other is one of the hub's own clients.
+SELF_REGISTERED_SOURCES = ("dcr", "cimd")
+
 DEVICE_NAME_MAX_LENGTH = 64
 USER_AGENT_MAX_LENGTH = 256
 CLIENT_VERSION_MAX_LENGTH = 32

@@ -7,6 +7,8 @@ instead."""
 
 from oauth2_provider.settings import oauth2_settings
 
+from oauth.device_flow import DEVICE_GRANT_TYPE
+
 ERROR = {"$ref": "#/components/schemas/Error"}
 OAUTH_ERROR = {
     "type": "object",
@@ -49,14 +51,20 @@ AUTHORIZATION_SERVER = {
 CLIENT_METADATA = {
     "type": "object",
     "description": "RFC 7591 client metadata. Redirect URIs: https, http on a loopback address, or the "
-    "app's own private-use scheme (`cursor://...`, `com.example.app:/...`); no fragment, no "
-    "whitespace. Grant and response types: those of the authorization server metadata.",
+    "app's own private-use scheme (`cursor://...`, `com.example.app:/...`), never one that opens a "
+    "browser at an address (`googlechrome://`, `x-safari-https://`, ...); no fragment, no "
+    "whitespace. Grant and response types: those of the authorization server metadata but the device "
+    "code, which is the hub's own client's. Not the name of one of the hub's own clients. The client "
+    "gets tokens for the hub's /mcp only.",
     "properties": {
         "redirect_uris": URIS,
         "client_name": {"type": "string"},
         "grant_types": {
             "type": "array",
-            "items": {"type": "string", "enum": oauth2_settings.OAUTH2_GRANT_TYPES_SUPPORTED},
+            "items": {
+                "type": "string",
+                "enum": [grant for grant in oauth2_settings.OAUTH2_GRANT_TYPES_SUPPORTED if grant != DEVICE_GRANT_TYPE],
+            },
         },
         "response_types": {
             "type": "array",
@@ -211,7 +219,8 @@ def add_oauth_paths(result, generator, request, public):
                 DEVICE_AUTHORIZATION_FORM,
                 DEVICE_AUTHORIZATION,
                 {
-                    400: "invalid_request, invalid_scope, or a NUL character in a field",
+                    400: "invalid_request, invalid_scope, unauthorized_client (a client that registered itself), "
+                    "or a NUL character in a field",
                     401: "invalid_client: unknown client_id",
                     429: "slow_down: too many sign-in requests from this address",
                 },

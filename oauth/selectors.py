@@ -21,7 +21,7 @@ from core.errors import BadRequest
 from ltm.protocol.tokens import token_hint
 from oauth import code_attempts
 from oauth.device_flow import CANCELLED, REDEEMED, is_well_formed_user_code, normalize_user_code, parse_user_agent
-from oauth.models import DeviceDetails
+from oauth.models import SELF_REGISTERED_SOURCES, DeviceDetails
 
 
 @dataclass(frozen=True)
@@ -175,6 +175,12 @@ def device_grant_find(*, viewer, address: str, raw_code: str):
     return grant
 
 
+def own_client_names() -> list[str]:
+    """The names of the hub's own clients (not self-registered), as people see them."""
+    applications = get_application_model().objects.exclude(registration_source__in=SELF_REGISTERED_SOURCES)
+    return list(applications.exclude(name="").values_list("name", flat=True))
+
+
 def device_grant_application(*, grant):
     return get_application_model().objects.filter(client_id=grant.client_id).first()
 
@@ -202,25 +208,34 @@ class Bearer:
     device_id: str = ""  # the DeviceDetails of an OAuth token from the device flow, if any
     # The resources (RFC 8707) an OAuth token was issued for; empty: any of this hub's.
     audiences: tuple = ()
+    # An OAuth token of a client that registered itself: it serves /mcp only, whatever resources
+    # it names (those issued before the authorization endpoint held every such token to /mcp).
+    self_registered: bool = False
 
 
 @functools.cache
 def _bearer_query() -> tuple[str, list[str]]:
     """bearer_get's statement, built once per process, and the user fields it reads."""
     access_token = get_access_token_model()
+    application = get_application_model()
     # In the model's field order, as User.from_db takes them; the others stay deferred.
     user_fields = [f for f in User._meta.concrete_fields if f.attname in BEARER_USER_FIELDS]
     user_columns = ", ".join(f"u.{field.column}" for field in user_fields)
+    # The model's own constants, never input: written into the statement as literals.
+    self_registered = ", ".join(f"'{source}'" for source in SELF_REGISTERED_SOURCES)
     sql = f"""
-        SELECT 'api', t.id, t.scope, (t.last_used_at IS NULL OR t.last_used_at <= %s), '', NULL, {user_columns}
+        SELECT 'api', t.id, t.scope, (t.last_used_at IS NULL OR t.last_used_at <= %s), '', NULL, FALSE,
+               {user_columns}
         FROM {ApiToken._meta.db_table} t JOIN {User._meta.db_table} u ON u.id = t.user_id
         WHERE t.token_hash = %s AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > %s)
           AND u.is_active
         UNION ALL
         SELECT 'oauth', CAST(a.id AS varchar(26)), a.scope, COALESCE(d.last_used_at, a.updated) <= %s,
-               COALESCE(d.id, ''), a.resource, {user_columns}
+               COALESCE(d.id, ''), a.resource, COALESCE(c.registration_source IN ({self_registered}), FALSE),
+               {user_columns}
         FROM {access_token._meta.db_table} a JOIN {User._meta.db_table} u ON u.id = a.user_id
         LEFT JOIN {DeviceDetails._meta.db_table} d ON d.access_token_id = a.id
+        LEFT JOIN {application._meta.db_table} c ON c.id = a.application_id
         WHERE a.token_checksum = %s AND a.expires > %s AND u.is_active
     """
     return sql, [field.attname for field in user_fields]
@@ -247,7 +262,7 @@ def bearer_get(*, plaintext: str) -> Bearer | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    kind, token_id, scope, use_unrecorded, device_id, resource, *user_values = row
+    kind, token_id, scope, use_unrecorded, device_id, resource, self_registered, *user_values = row
     user = User.from_db(connection.alias, user_attnames, user_values)
     if isinstance(resource, str):  # SQLite keeps JSON as text; PostgreSQL's jsonb may arrive parsed
         resource = json.loads(resource)
@@ -259,6 +274,7 @@ def bearer_get(*, plaintext: str) -> Bearer | None:
         use_unrecorded=bool(use_unrecorded),
         device_id=device_id,
         audiences=tuple(resource or ()),
+        self_registered=bool(self_registered),
     )
 
 

@@ -30,7 +30,8 @@ import ipaddress
 import json
 import re
 import string
-from urllib.parse import urlsplit
+import unicodedata
+from urllib.parse import unquote, urlsplit
 
 import urllib3
 from django.conf import settings
@@ -41,11 +42,91 @@ from oauth2_provider.settings import oauth2_settings
 from oauthlib.oauth2 import DeviceAuthorizationEndpoint, Server
 
 from accounts.services import new_token_plaintext
-from oauth import device_flow, services
+from oauth import device_flow, selectors, services
+from oauth.models import SELF_REGISTERED_SOURCES
 
 FORM_TYPE = "application/x-www-form-urlencoded"
 # The resource (RFC 8707) that clients signing themselves in are for: the hub's MCP endpoint.
 MCP_PATH = "/mcp"
+
+
+# The hub's own clients (`ltm-cli`, made by a migration, or one made in the admin) and the clients
+# that register themselves (Dynamic Client Registration, Client ID Metadata Documents). Only the
+# hub's own use the device grant and hold tokens for /v1; a client that registered itself holds
+# tokens for /mcp only, and may not take the name of one of the hub's own.
+
+
+def is_self_registered(application) -> bool:
+    return application is not None and application.registration_source in SELF_REGISTERED_SOURCES
+
+
+def _comparable_name(name: str) -> str:
+    """A client name as people read it: compatibility forms folded (NFKC), invisible format
+    characters dropped, runs of whitespace made one, case ignored."""
+    name = unicodedata.normalize("NFKC", name)
+    name = "".join(ch for ch in name if unicodedata.category(ch) != "Cf")
+    return " ".join(name.split()).casefold()
+
+
+def client_name_problem(name) -> str | None:
+    """Why a client that registers itself may not call itself `name` (None: it may): the name is
+    one of the hub's own clients' (the consent and device pages show it as the client's name)."""
+    if not isinstance(name, str) or not _comparable_name(name):
+        return None
+    if _comparable_name(name) in {_comparable_name(own) for own in selectors.own_client_names()}:
+        return f"client_name {name[:100]!r} is the name of one of this hub's own clients; choose another"
+    return None
+
+
+def _remove_dot_segments(path: str) -> str:
+    """An absolute path with its `.` and `..` segments resolved (RFC 3986 section 5.2.4)."""
+    segments = path.split("/")[1:]
+    output: list[str] = []
+    for segment in segments:
+        if segment == "..":
+            if output:
+                output.pop()
+        elif segment != ".":
+            output.append(segment)
+    if segments[-1:] in (["."], [".."]):
+        output.append("")
+    return "/" + "/".join(output)
+
+
+def _resource_key(uri) -> tuple | None:
+    """(scheme, host, port, path) of a resource indicator, compared as the hub reads it: scheme
+    and host in lower case, the default port made explicit, the path's percent-escapes decoded and
+    its `.` and `..` segments resolved. None for what cannot be one (no scheme or host, a user
+    name, a query or fragment, a bad port)."""
+    if not isinstance(uri, str):
+        return None
+    try:
+        parts = urlsplit(uri)
+        port = parts.port
+    except ValueError:
+        return None
+    if not parts.scheme or not parts.hostname or "@" in parts.netloc or parts.query or "#" in uri:
+        return None
+    scheme = parts.scheme.lower()
+    port = port or {"http": 80, "https": 443}.get(scheme)
+    return scheme, unquote(parts.hostname).lower(), port, _remove_dot_segments(unquote(parts.path) or "/")
+
+
+def resource_problem(resources, *, mcp_resource: str) -> str | None:
+    """Why a client signing itself in may not have a token for these resources (RFC 8707; None:
+    it may): each must be this hub's MCP endpoint, `mcp_resource`, once normalised (see
+    `_resource_key`). The hub as a whole (its bare origin), /v1, or a path that resolves
+    elsewhere (/mcp/../v1) is refused; naming none means /mcp."""
+    wanted = _resource_key(mcp_resource)
+    for resource in resources or ():
+        key = _resource_key(resource)
+        if key is None or key != wanted:
+            shown = resource[:100] if isinstance(resource, str) else resource
+            return (
+                f"resource {shown!r} is not offered: an app that signs itself in gets a token for this "
+                f"hub's MCP endpoint only, {mcp_resource}"
+            )
+    return None
 
 
 def access_token_generator(request, refresh_token=False) -> str:
@@ -89,8 +170,12 @@ class HubOAuth2Validator(OAuth2Validator):
 
     def validate_grant_type(self, client_id, grant_type, client, request, *args, **kwargs):
         """Only the grants the metadata advertises: an application made with another one (say
-        client_credentials, whose token acts for no person) gets no token."""
+        client_credentials, whose token acts for no person) gets no token. The device grant is
+        the hub's own clients': a client that registered itself with it (before registration
+        refused that) gets no token, which would reach /v1."""
         if grant_type not in oauth2_settings.OAUTH2_GRANT_TYPES_SUPPORTED:
+            return False
+        if grant_type == device_flow.DEVICE_GRANT_TYPE and is_self_registered(client):
             return False
         return super().validate_grant_type(client_id, grant_type, client, request, *args, **kwargs)
 
@@ -141,6 +226,12 @@ class FormTolerantOAuthLibCore(OAuthLibCore):
 #   scheme everywhere or nowhere, so "http" is in ALLOWED_REDIRECT_URI_SCHEMES, both ways of
 #   registering check every URI with `redirect_uri_problem` first, and an application's
 #   private-use schemes are allowed for that application only (`application_redirect_schemes`).
+# - redirect URIs that open a browser at a web address (`opens_a_browser`: googlechrome://,
+#   x-safari-https://, intent://, ...) are refused as well: they would pass for an app's own.
+# - the resource: a grant of the consent page is for the hub's /mcp and nothing else
+#   (`resource_problem`, invalid_target otherwise); the bearer check holds every token of a client
+#   that registered itself to /mcp, and the device grant, whose tokens reach /v1, is the hub's own
+#   clients' (`is_self_registered`), as are their names (`client_name_problem`).
 # - metadata documents are fetched by the toolkit's SSRF-hardened fetcher (https, public
 #   addresses, timeout, size cap, cached per Cache-Control). Tests serve one over TLS on the
 #   loopback address with their own certificate authority, which CIMD_LOOPBACK_CA_FILE names;
@@ -187,6 +278,73 @@ NOT_PRIVATE_USE_SCHEMES = frozenset(
     }
 )
 
+# Schemes that are not an app's own either, because through them the browser ends up at a web
+# address: they open a browser at the address that follows (`googlechrome://evil.example/cb`,
+# `intent://...`), or a web page may ask the browser to hand it their links (HTML's
+# registerProtocolHandler: the safelisted schemes, and any `web+` one). Any scheme ending in
+# http or https is refused too (`x-safari-https`, `opera-http`, `touch-https`), as those are how
+# browsers name "open this web address".
+BROWSER_SCHEMES = frozenset(
+    {
+        # browsers and their internal pages
+        "googlechrome",
+        "googlechromes",
+        "chrome",
+        "microsoft-edge",
+        "firefox",
+        "firefox-focus",
+        "firefox-klar",
+        "opera",
+        "brave",
+        "vivaldi",
+        "duckduckgo",
+        "ddgquicklink",
+        "yandexbrowser-open-url",
+        "ucbrowser",
+        "intent",
+        "android-app",
+        # opens the browser at a search engine's page, with the code in the query
+        "x-web-search",
+        # registerProtocolHandler's safelist (HTML standard)
+        "bitcoin",
+        "cabal",
+        "dat",
+        "did",
+        "doi",
+        "dweb",
+        "ethereum",
+        "geo",
+        "hyper",
+        "im",
+        "ipfs",
+        "ipns",
+        "irc",
+        "ircs",
+        "magnet",
+        "mailto",
+        "matrix",
+        "mms",
+        "news",
+        "nntp",
+        "openpgp4fpr",
+        "sip",
+        "sms",
+        "smsto",
+        "ssb",
+        "ssh",
+        "tel",
+        "urn",
+        "webcal",
+        "wtai",
+        "xmpp",
+    }
+)
+
+
+def opens_a_browser(scheme: str) -> bool:
+    """Whether links of `scheme` (lower case) end up in a web browser at a web address."""
+    return scheme in BROWSER_SCHEMES or scheme.startswith("web+") or scheme.endswith(("http", "https"))
+
 
 # What RFC 3986 allows in a URI: unreserved and reserved characters, and percent-encoded octets.
 URI_CHARACTERS = frozenset(string.ascii_letters + string.digits + "-._~" + ":/?#[]@" + "!$&'()*+,;=" + "%")
@@ -201,8 +359,9 @@ def _quoted(uri: str) -> str:
 def redirect_uri_problem(uri) -> str | None:
     """Why a client may not register this redirect URI (None: it may): https with a host; http
     on a loopback address (127.0.0.0/8, [::1], localhost), any port; or a private-use scheme
-    (`cursor://...`, `com.example.app:/cb`) followed by a slash and not in
-    NOT_PRIVATE_USE_SCHEMES. Only RFC 3986's characters, no user name or password, no fragment."""
+    (`cursor://...`, `com.example.app:/cb`) followed by a slash, neither in
+    NOT_PRIVATE_USE_SCHEMES nor one that opens a browser (`opens_a_browser`). Only RFC 3986's
+    characters, no user name or password, no fragment."""
     if not isinstance(uri, str):
         return "each redirect URI must be a string"
     # The toolkit keeps redirect URIs as one space-separated string: a space would smuggle in a
@@ -228,6 +387,11 @@ def redirect_uri_problem(uri) -> str | None:
         return None
     if parts.scheme == "http" and is_loopback_host(host):
         return None
+    if parts.scheme not in ("http", "https") and opens_a_browser(parts.scheme):
+        return (
+            f"redirect URI {_quoted(uri)} uses {parts.scheme}:, which opens a web browser at an address "
+            "rather than an app on this computer: use https, http on a loopback address, or the app's own scheme"
+        )
     after_scheme = uri[len(parts.scheme) + 1 :]
     if parts.scheme and parts.scheme not in NOT_PRIVATE_USE_SCHEMES and after_scheme.startswith("/"):
         return None
@@ -258,7 +422,8 @@ def application_redirect_schemes(application) -> list[str]:
 
 class HubMetadataFetcher(cimd.SafeMetadataFetcher):
     """OAUTH2_PROVIDER["CIMD_METADATA_FETCHER"]: the toolkit's fetcher, plus our redirect URI rule
-    (a document that breaks it is an unknown client), plus the tests' loopback server."""
+    and client name rule (a document that breaks one is an unknown client), plus the tests'
+    loopback server."""
 
     def fetch(self, client_id):
         parsed = urlsplit(client_id)
@@ -267,7 +432,9 @@ class HubMetadataFetcher(cimd.SafeMetadataFetcher):
             metadata, max_age = self._fetch_loopback(parsed, loopback_ca)
         else:
             metadata, max_age = super().fetch(client_id)
-        problem = redirect_uris_problem(metadata.get("redirect_uris"))
+        problem = redirect_uris_problem(metadata.get("redirect_uris")) or client_name_problem(
+            metadata.get("client_name")
+        )
         if problem:
             raise cimd.CIMDError(problem)
         return metadata, max_age

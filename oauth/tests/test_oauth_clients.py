@@ -13,6 +13,7 @@ from django.test import Client
 from oauth2_provider.models import get_access_token_model, get_application_model
 
 from core.testing import signed_in
+from oauth.testing import make_access_token
 
 MCP = "http://testserver/mcp"
 LOOPBACK = "http://127.0.0.1:47123/callback"
@@ -221,12 +222,13 @@ def test_the_connected_app_is_listed_and_revoking_it_stops_its_token_and_refresh
 
 
 def test_a_token_for_another_resource_is_refused_at_mcp(alice):
-    client_id = register().json()["client_id"]
-    verifier, challenge = pkce()
-    other = "https://other.example/mcp"
-    answer = approve(signed_in(alice), client_id, challenge, resource=other)
-    token = exchange(client_id, answer["code"][0], verifier, resource=other).json()["access_token"]
-    refused = Client().post("/mcp", data="{}", content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}")
+    # The consent page gives no such token (test_resource_indicators.py); one issued elsewhere.
+    token = make_access_token(alice, token="other-resource-token")
+    token.resource = ["https://other.example/mcp"]
+    token.save()
+    refused = Client().post(
+        "/mcp", data="{}", content_type="application/json", HTTP_AUTHORIZATION="Bearer other-resource-token"
+    )
     assert refused.status_code == 401
     assert 'error="invalid_token"' in refused["WWW-Authenticate"]
     assert "another resource" in refused.json()["error_description"]

@@ -1,5 +1,6 @@
 """The consent page tells the person where their browser goes back to, and calls it "an app on
-this computer" only when it really is: a loopback address, or an app's own URI scheme."""
+this computer" only when it really is: a loopback address, or an app's own URI scheme, whose
+host it shows too."""
 
 import pytest
 
@@ -20,6 +21,9 @@ LOCAL = "That is an app on this computer."
         ("https://localhost.evil.example/cb", "localhost.evil.example", False),
         ("https://evil.example/127.0.0.1/cb", "evil.example", False),
         ("https://agent.example/cb", "agent.example", False),
+        ("cursor://anysphere.cursor-mcp/oauth/callback", "cursor://anysphere.cursor-mcp", True),
+        ("com.example.app://sub.example.com/cb", "com.example.app://sub.example.com", True),
+        ("com.example.app:/oauth2redirect", "com.example.app:", True),
     ],
 )
 def test_only_a_real_loopback_address_is_called_this_computer(alice, redirect_uri, shown, local):

@@ -12,7 +12,7 @@ from urllib.parse import urlencode, urlsplit
 
 import pytest
 from django.test import Client
-from oauth2_provider.models import get_application_model
+from oauth2_provider.models import get_application_model, get_grant_model
 
 from core.testing import signed_in
 from tests.tls_documents import tls_loopback_server
@@ -103,6 +103,36 @@ def test_these_redirect_uris_are_refused(db, uri):
     assert not get_application_model().objects.filter(name="agent").exists()
 
 
+# Schemes through which the browser ends up at a web address: they would pass as "an app on this
+# computer" while the code goes to evil.example.
+BROWSER_SCHEME_URIS = [
+    "googlechrome://evil.example/cb",
+    "googlechromes://evil.example/cb",
+    "GoogleChrome://evil.example/cb",
+    "x-safari-https://evil.example/cb",
+    "x-safari-http://evil.example/cb",
+    "microsoft-edge://evil.example/cb",
+    "microsoft-edge-https://evil.example/cb",
+    "firefox://open-url?url=https%3A%2F%2Fevil.example%2Fcb",
+    "opera-https://evil.example/cb",
+    "touch-https://evil.example/cb",
+    "brave://open-url?url=https%3A%2F%2Fevil.example%2Fcb",
+    "intent://evil.example/cb",
+    "x-web-search://?evil.example",
+    "web+evil://evil.example/cb",
+    "irc://evil.example/cb",
+    "mailto://evil.example/cb",
+]
+
+
+@pytest.mark.parametrize("uri", BROWSER_SCHEME_URIS)
+def test_schemes_that_open_a_browser_are_refused(db, uri):
+    response = register([uri])
+    assert_refused(response, uri)
+    assert "opens a web browser at an address" in response.json()["error_description"]
+    assert not get_application_model().objects.filter(name="agent").exists()
+
+
 def test_one_refused_uri_refuses_the_whole_registration(db):
     assert_refused(register(["https://ok.example/cb", "ftp://files.example/cb"]), "ftp://files.example/cb")
 
@@ -178,7 +208,9 @@ def _registered():
     return response.json()
 
 
-@pytest.mark.parametrize("uri", [SMUGGLED, "javascript:alert(1)", "https://ok.example/cb#x"])
+@pytest.mark.parametrize(
+    "uri", [SMUGGLED, "javascript:alert(1)", "https://ok.example/cb#x", "googlechrome://evil.example/cb"]
+)
 def test_an_update_of_the_registration_is_held_to_the_same_rule(db, uri):
     registered = _registered()
     response = Client().put(
@@ -200,10 +232,10 @@ def metadata_document(tmp_path, settings):
     base, ca_file, stop = tls_loopback_server(tmp_path, lambda path: published[path])
     settings.CIMD_LOOPBACK_CA_FILE = ca_file
 
-    def publish(redirect_uris):
+    def publish(redirect_uris, client_name="Doc Agent"):
         published["/client.json"] = {
             "client_id": base + "/client.json",
-            "client_name": "Doc Agent",
+            "client_name": client_name,
             "redirect_uris": redirect_uris,
             "token_endpoint_auth_method": "none",
         }
@@ -226,3 +258,62 @@ def test_a_metadata_document_with_good_uris_is_a_client(alice, metadata_document
     _, challenge = _pkce()
     page = _consent(signed_in(alice), client_id, "https://ok.example/cb", challenge)
     assert page.status_code == 200, page.content
+
+
+def test_a_metadata_document_with_a_browser_scheme_is_an_unknown_client(alice, metadata_document):
+    client_id = metadata_document(["googlechrome://evil.example/cb"])
+    _, challenge = _pkce()
+    page = _consent(signed_in(alice), client_id, "googlechrome://evil.example/cb", challenge)
+    assert page.status_code == 400
+    assert not get_application_model().objects.filter(client_id=client_id).exists()
+
+
+def test_a_metadata_document_with_the_name_of_the_hubs_own_client_is_an_unknown_client(alice, metadata_document):
+    client_id = metadata_document(["https://ok.example/cb"], client_name="LTM command-line client")
+    _, challenge = _pkce()
+    page = _consent(signed_in(alice), client_id, "https://ok.example/cb", challenge)
+    assert page.status_code == 400
+    assert not get_application_model().objects.filter(client_id=client_id).exists()
+
+
+def _registered_before(redirect_uri):
+    """An application whose redirect URI registration accepted before the rule refused it."""
+    Application = get_application_model()
+    return Application.objects.create(
+        name="Browser Agent",
+        client_type=Application.CLIENT_PUBLIC,
+        authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
+        registration_source=Application.RegistrationSource.DCR,
+        redirect_uris=redirect_uri,
+        client_secret="",
+        hash_client_secret=False,
+    )
+
+
+@pytest.mark.parametrize("uri", ["googlechrome://evil.example/cb", "x-safari-https://evil.example/cb"])
+def test_authorize_tells_the_person_and_never_sends_them_to_a_browser_scheme(alice, uri):
+    client_id = _registered_before(uri).client_id
+    _, challenge = _pkce()
+    browser = signed_in(alice)
+    page = _consent(browser, client_id, uri, challenge)
+    assert page.status_code == 400, page.content
+    text = page.content.decode()
+    assert "This app cannot connect" in text and "opens a web browser at an address" in text
+    assert "That is an app on this computer" not in text
+    # Nor through the form, sent as the page would have sent it.
+    allowed = browser.post(
+        "/oauth/authorize",
+        {
+            "client_id": client_id,
+            "redirect_uri": uri,
+            "response_type": "code",
+            "state": "s",
+            "scope": "read write",
+            "code_challenge": challenge,
+            "code_challenge_method": "S256",
+            "allow": "on",
+        },
+    )
+    assert allowed.status_code == 400
+    assert not allowed.has_header("Location")
+    assert not get_grant_model().objects.exists()
