@@ -21,8 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ltm.protocol.packet import example_packet  # noqa: E402
-from ltm.protocol.redact import scanned_fields  # noqa: E402
-from packets.secret_scan import scan_packet  # noqa: E402
+from packets.secret_scan import packet_fields, scan_packet  # noqa: E402
 
 CORPUS = ROOT / "packets" / "tests" / "secret_corpus"
 SIZE = 3 * 1024
@@ -91,7 +90,7 @@ def detect_secrets_scanner(entropy: bool):
 
     def scan(packet: dict) -> list[tuple[str, str]]:
         findings = set()
-        for path, text in scanned_fields(packet):
+        for path, text in packet_fields(packet):
             lines = list(enumerate(text.splitlines(), start=1))
             findings.update((path, secret.type) for secret in _process_line_based_plugins(lines, "packet.txt"))
         return sorted(findings)

@@ -1,10 +1,13 @@
-"""The hub's secret scan of a packet: which text fields look like they carry a secret, and of what kind.
+"""The hub's secret scan of a packet: which strings of it look like they carry a secret, and of what kind.
 
-A second line behind the client's pre-flight (`ltm.protocol.redact`): the same fields and the same
-patterns, taken from their one definition there, plus what a server can afford: token kinds the
+A second line behind the client's pre-flight (`ltm.protocol.redact`): the client's patterns, taken
+from their one definition there, over every string of the packet (not only the fields the client
+reads: a project's ref, provenance and ids leak too), plus what a server can afford: token kinds the
 client does not know, credentials in URLs, PEM private key bodies without their header, values
-given to `password=`-like keywords, and an entropy check for random strings no pattern names.
-Secrets wrapped over several lines are found too.
+given to `password=`-like keywords or told in prose ("the password is ..."), and an entropy check
+for random strings no pattern names. Secrets wrapped over several lines are found too, and so are
+disguised ones: percent-escaped, with invisible characters inside, in full-width letters, or
+encoded in base64 or hex.
 
 A finding is (path, kind) and nothing else: the secret, or any part of it, never leaves this module.
 """
@@ -13,13 +16,16 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import math
 import re
 import string
+import unicodedata
 from bisect import bisect_right
 from collections import Counter
 from itertools import accumulate
 from typing import NamedTuple
+from urllib.parse import unquote
 
 from ltm.protocol.redact import CATEGORIES, scanned_fields
 
@@ -206,20 +212,32 @@ DATABASE_SCHEMES = {
 }
 
 # A value given to a keyword that names a secret: `password=...`, `"api_key": "..."`, `Bearer ...`,
-# `mysql -p...`. Tried only where one of the keywords is (str.find is far cheaper than a regular
-# expression's search), over the lower-cased text.
-KEYWORDS = ("pass", "pwd", "secret", "token", "key", "credential", "bearer", " -p")
-KEYWORD_VALUE = re.compile(
-    r"(?:(?:pass(?:word|wd)?|pwd|secret|token|key|credentials?)(?:[_-]?(?:key|token|value|secret))?(?![a-z])"
-    r"[\"']?\s*(?:=|:=|=>|:)|bearer\s| -p(?=\S))\s*[\"']?(?P<secret>[^\s\"'`,;)}\]]+)"
+# `mysql -p...`, or told in prose: "the password for prod is ...", "pw: ...". Tried only where one
+# of the keywords is (str.find is far cheaper than a regular expression's search), over the
+# lower-cased text.
+KEYWORDS = ("pass", "pw", "secret", "token", "key", "credential", "bearer", " -p")
+PROSE = (
+    r"(?:\s+(?:for|of|on)(?:\s+[\w.@:/-]+){1,4}?)?\s+(?:is|was|are)"
+    r"(?:\s+(?:now|still|just|(?:set|reset|changed)\s+to))?:?\s"
 )
+KEYWORD_VALUE = re.compile(
+    r"(?:(?:pass(?:word|wd|phrase)?|pwd|(?<![a-z])pw|secret|token|key|credentials?)"
+    r"(?:[_-]?(?:key|token|value|secret))?(?![a-z])"
+    # A value ends at the NUL between two fields' texts, as at a space or a quote.
+    rf"(?:[\"']?\s*(?:=|:=|=>|:)|(?P<prose>{PROSE}))|bearer\s| -p(?=\S))\s*[\"'`]?(?P<secret>[^\s\"'`,;)}}\]\x00]+)"
+)
+# Told in prose, a value is a secret only with a digit or a symbol in it, and not when it is a
+# compound of lower-case words ("base64-encoded", "sha256-based").
+PROSE_COMPOUND = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
 # What follows "Bearer" in a header (RFC 6750's b64token).
 BEARER_TOKEN = re.compile(r"[A-Za-z0-9._~+/-]{16,}=*")
 # "key" names a secret only after one of these (api_key, AccessKey, private-key...).
-SECRET_KEY_PREFIXES = tuple(f"{word}{sep}" for word in ("api", "access", "auth", "private") for sep in ("", "_", "-"))
+SECRET_KEY_PREFIXES = tuple(
+    f"{word}{sep}" for word in ("api", "access", "auth", "private") for sep in ("", "_", "-", " ")
+)
 # Written where a value is meant, not a value: placeholders, masks, variables, code that reads one.
 PLACEHOLDER = re.compile(
-    r"[$<>{}\[(]|\*\*\*|\.\.\.|%s|^x{3,}|redacted|example|changeme|your[_-]|placeholder|dummy|^[a-z_]\w*(?:\.\w+)+$",
+    r"[$<>{}\[(]|\*\*\*|\.\.\.|%s|^x{3,}|redacted|example|changeme|your[_-]|placeholder|dummy|^[a-z_]\w*(?:\.[a-z_]\w*)+$",
     re.IGNORECASE,
 )
 PLACEHOLDER_WORDS = {
@@ -263,8 +281,14 @@ def _url_kind(scheme: str, password: str) -> str | None:
     return "database-url" if scheme.lower().split("+")[0] in DATABASE_SCHEMES else "password-in-url"
 
 
-def _keyword_kind(value: str, before: str, keyword: str) -> str | None:
-    """before: the lower-cased text before the keyword."""
+def _keyword_kind(value: str, before: str, keyword: str, prose: bool = False) -> str | None:
+    """before: the lower-cased text before the keyword; prose: the value was told ("... is X")."""
+    if prose:
+        value = value.rstrip(".!?:")
+        if before[-1:].isalpha():
+            return None  # the keyword ends a longer word ("bypass is ...")
+        if not re.search(r"[0-9]|[^A-Za-z0-9_-]", value) or PROSE_COMPOUND.fullmatch(value):
+            return None
     if before.endswith((":", "/")):
         return None  # a part of an ARN or a path (arn:aws:secretsmanager:...:secret:name)
     if keyword == "key" and not before.endswith(SECRET_KEY_PREFIXES):
@@ -374,23 +398,166 @@ _ORDER = {kind: i for i, kind in enumerate(KINDS)}
 # A line break, literal or escaped, with the indentation around it: what wraps a long token.
 LINE_BREAK = re.compile(r"[ \t]*(?:\r?\n|\\n)[ \t]*")
 
+# Strings that are random by design (the protocol's ids): the entropy check leaves them alone; a
+# token's own format in one is still found.
+IDENTIFIERS = {"id", "parent_id"}
+# How an object's key is named in a path; any other key is named "*", so that a path never
+# carries a secret (a valid packet has only the schema's keys).
+KEY_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
+
+
+def packet_fields(packet: dict) -> list[tuple[str, str]]:
+    """(JSON path, text) for every string of the packet: the fields the client scans first, in its
+    order (the order findings have always had), then every other string in the packet's order."""
+    listed = scanned_fields(packet)
+    seen = {path for path, _ in listed}
+    strings: list[tuple[str, str]] = []
+    # A packet is an object of strings, lists and objects, seldom deeper: those levels inline.
+    for key, value in packet.items():
+        name = _key_name(key)
+        if isinstance(value, str):
+            strings.append((name, value))
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                if isinstance(item, str):
+                    strings.append((f"{name}[{i}]", item))
+                else:
+                    _walk(item, f"{name}[{i}]", strings)
+        else:
+            _walk(value, name, strings)
+    return listed + [field for field in strings if field[0] not in seen]
+
+
+def _walk(value, path: str, strings: list[tuple[str, str]]) -> None:
+    if isinstance(value, str):
+        strings.append((path, value))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _walk(item, f"{path}.{_key_name(key)}", strings)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _walk(item, f"{path}[{i}]", strings)
+
+
+_KEY_NAMES: dict[str, str] = {}
+
+
+def _key_name(key) -> str:
+    name = _KEY_NAMES.get(key)
+    if name is None:
+        name = key if isinstance(key, str) and KEY_NAME.fullmatch(key) else "*"
+        if len(_KEY_NAMES) < 256:  # the schema's keys; bounded against odd ones
+            _KEY_NAMES[key] = name
+    return name
+
+
+# Disguises taken off before a second look: percent-escapes, Unicode format characters (soft
+# hyphens, zero-width spaces, joiners, direction marks: invisible, category Cf) and compatibility
+# forms (full-width letters), by NFKC. Then runs of base64 or hex at least this long are decoded,
+# and what they decode to is scanned when it is printable text: random bytes (digests, keys of
+# public things, commit SHAs) are left alone.
+ENCODED_MIN = 24
+# The lookbehind fails at once inside a run, where a search would otherwise start again.
+ENCODED_RUN = re.compile(rf"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{{{ENCODED_MIN},}}={{0,2}}")
+HEX_DIGITS = re.compile(r"(?:0[xX])?((?:[0-9a-fA-F]{2})+)")
+CONTROL_SPACES = str.maketrans("\t\n\r", "   ")
+
+
+@functools.cache
+def _invisible() -> re.Pattern:
+    """Unicode's format characters (category Cf), read from the planes that hold any (0 to 2 and
+    14) on first need, as ranges (a class of single astral characters is slow to match)."""
+    ranges: list[list[int]] = []
+    for code in (*range(0x30000), *range(0xE0000, 0xE1000)):
+        if unicodedata.category(chr(code)) == "Cf":
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1][1] = code
+            else:
+                ranges.append([code, code])
+    return re.compile("[" + "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges) + "]")
+
+
+def _normalised(text: str) -> str:
+    if "%" in text:
+        text = unquote(text)
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", _invisible().sub("", text))
+    return text
+
+
+def _as_text(raw: bytes) -> str | None:
+    try:
+        text = raw.decode()
+    except UnicodeDecodeError:
+        return None
+    return text if text.translate(CONTROL_SPACES).isprintable() else None
+
+
+def _decoded(run: str) -> str | None:
+    """What a run of base64 or hex decodes to, if that is printable text."""
+    hex_run = HEX_DIGITS.fullmatch(run)
+    if hex_run:
+        return _as_text(bytes.fromhex(hex_run[1]))
+    body = run.rstrip("=")
+    if len(body) % 4 == 1:
+        return None
+    try:
+        raw = base64.b64decode(body.replace("-", "+").replace("_", "/") + "=" * (-len(body) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return _as_text(raw)
+
+
+def _decoded_runs(text: str):
+    for match in ENCODED_RUN.finditer(text):
+        decoded = _decoded(match.group())
+        if decoded is None and "/" in match.group():
+            # A path's parts, one of which may be encoded on its own.
+            parts = (part for part in match.group().split("/") if len(part) >= ENCODED_MIN)
+            decoded = next(filter(None, map(_decoded, parts)), None)
+        if decoded is not None:
+            yield decoded
+
+
+def _unmasked(text: str, encoded: bool) -> str | None:
+    """The text with its disguises off, and what its encoded runs decode to, one a line; None when
+    there is nothing to take off. encoded: whether the text has a run long enough to decode."""
+    plain = _normalised(text)
+    parts = [plain] if plain != text else []
+    if not (encoded or parts):
+        return None
+    sources = [plain]
+    if "\n" in plain or "\\n" in plain:
+        sources.append(LINE_BREAK.sub("", plain))  # base64 wrapped over lines
+    parts += dict.fromkeys(decoded for source in sources for decoded in _decoded_runs(source))
+    return "\n".join(parts) if parts else None
+
 
 def scan_packet(packet: dict) -> list[Finding]:
     """At most one finding per (field, kind), in field order then kind order; never alters the packet."""
     if not isinstance(packet, dict):
         return []
-    fields = scanned_fields(packet)
+    fields = packet_fields(packet)
+    identifiers = {i for i, (path, _) in enumerate(fields) if path in IDENTIFIERS}
+    texts = dict(enumerate(text for _, text in fields))
     found: set[tuple[int, str]] = set()
-    _scan(dict(enumerate(text for _, text in fields)), found)
+    encoded = _scan(texts, found, identifiers)
     # A token wrapped over lines is whole again once the breaks are out: those fields once more.
-    wrapped = {i: LINE_BREAK.sub("", text) for i, (_, text) in enumerate(fields) if "\n" in text or "\\n" in text}
+    wrapped = {i: LINE_BREAK.sub("", text) for i, text in texts.items() if "\n" in text or "\\n" in text}
     if wrapped:
-        _scan(wrapped, found)
+        encoded |= _scan(wrapped, found, identifiers)
+    # And a disguised one once its disguise is off (most packets have nothing to take off).
+    masked = encoded.union(i for i, text in texts.items() if not text.isascii() or "%" in text)
+    unmasked = {i: plain for i in sorted(masked) if (plain := _unmasked(texts[i], i in encoded)) is not None}
+    if unmasked:
+        _scan(unmasked, found, identifiers)
     return [Finding(fields[i][0], kind) for i, kind in sorted(found, key=lambda hit: (hit[0], _ORDER[hit[1]]))]
 
 
-def _scan(texts: dict[int, str], found: set[tuple[int, str]]) -> None:
-    """Adds (field index, kind) to found for each kind in the texts, a dict of field index to text."""
+def _scan(texts: dict[int, str], found: set[tuple[int, str]], identifiers: set[int]) -> set[int]:
+    """Adds (field index, kind) to found for each kind in the texts, a dict of field index to text;
+    identifiers: the indices of ids, random by design, which the entropy check skips. Returns the
+    indices of the texts with a run long enough to be decoded (read off the long words at hand)."""
     # What a named kind matched, per field: the generic checks (URL, keyword, entropy) stand back there.
     explained: dict[int, list[str]] = {index: [] for index in texts}
 
@@ -411,6 +578,7 @@ def _scan(texts: dict[int, str], found: set[tuple[int, str]]) -> None:
     for match in DER_START.finditer(line):
         if line[match.start() - 1 : match.start()] not in BASE64_CHARS and _is_private_der(match.group()):
             hit(words[bisect_right(word_starts, match.start()) - 1][0], "private-key", match.group())
+    encoded = {words[bisect_right(word_starts, match.start()) - 1][0] for match in ENCODED_RUN.finditer(line)}
 
     indices = list(texts)
     joined = "\x00".join(texts.values())
@@ -444,11 +612,13 @@ def _scan(texts: dict[int, str], found: set[tuple[int, str]]) -> None:
             if match:
                 start, end = match.span("secret")
                 index, value = field_of(start), joined[start:end]
-                kind = _keyword_kind(value, lowered[max(0, position - 8) : position], keyword)
+                before = lowered[max(0, position - 8) : position]
+                kind = _keyword_kind(value, before, keyword, prose=match["prose"] is not None)
                 if kind and not is_explained(index, value):
                     hit(index, kind, value)
             position = lowered.find(keyword, position + 1)
 
-    for index in {index for index, word in words if len(word) >= ENTROPY_MIN_LENGTH}:
+    for index in {index for index, word in words if len(word) >= ENTROPY_MIN_LENGTH} - identifiers:
         if any(not is_explained(index, token) for token in _random_tokens(texts[index])):
             found.add((index, "high-entropy-string"))
+    return encoded

@@ -65,6 +65,8 @@ EXAMPLES = [
     ("database-url", f"DATABASE_URL=postgres://app:{rand(ALNUM, 20)}@db.internal:5432/app"),
     ("database-url", f"redis://:{rand(ALNUM, 20)}@cache:6379/0"),
     ("password-in-url", f"git clone https://deploy:{rand(ALNUM, 18)}@git.acme.io/infra.git"),
+    # A dot then a digit: not code reading an attribute (settings.DB_PASSWORD).
+    ("password-in-url", f"git clone https://ci:{rand(ALNUM, 18)}.1@git.acme.io/infra.git"),
     ("secret-assignment", f'DB_PASSWORD="{rand(ALNUM, 16)}!"'),
     ("secret-assignment", f"mysql -u root -p{rand(ALNUM, 14)}3 shop"),
     ("secret-assignment", f'{{"client_secret": "{rand(ALNUM, 30)}"}}'),
@@ -100,11 +102,100 @@ def test_the_path_names_the_field_and_one_finding_per_field_and_kind():
     ]
 
 
-def test_only_the_fields_the_client_scans():
+def test_every_string_of_the_packet_is_scanned_and_named_by_its_json_path():
     key = f"AKIA{rand(string.ascii_uppercase, 16)}"
-    data = packet(tags=[key], project={"name": key}, provenance={"author_human": key})
+    token = f"ghp_{rand(ALNUM, 36)}"
+    data = packet(
+        id=token,
+        parent_id=token,
+        tags=[key],
+        project={"name": key, "ref": f"https://x-access-token:{token}@github.com/org/repo"},
+        provenance={"author_human": key, "author_model": f"model {token}"},
+    )
     data["methods"] = [{"name": key, "when_applicable": "Always", "how": f"use {key}"}]
-    assert scan_packet(data) == [Finding("methods[0].how", "aws-access-key")]
+    data["attempts"] = [{"tried": "a", "outcome": "failed"}] * 2 + [{"tried": "b", "outcome": "failed", "learned": key}]
+    # The client's fields first, in its order; then every other string in the packet's order.
+    assert scan_packet(data) == [
+        Finding("methods[0].how", "aws-access-key"),
+        Finding("attempts[2].learned", "aws-access-key"),
+        Finding("id", "github-token"),
+        Finding("parent_id", "github-token"),
+        Finding("tags[0]", "aws-access-key"),
+        Finding("project.name", "aws-access-key"),
+        Finding("project.ref", "github-token"),
+        Finding("provenance.author_human", "aws-access-key"),
+        Finding("provenance.author_model", "github-token"),
+        Finding("methods[0].name", "aws-access-key"),
+    ]
+
+
+def test_a_random_id_is_not_a_secret():
+    """Ids are random by design: the entropy check leaves them alone (a token's format does not)."""
+    data = packet(id=rand(ALNUM, 40), parent_id=rand(ALNUM, 64))
+    assert scan_packet(data) == []
+    assert kinds_in(rand(ALNUM, 40)) == {"high-entropy-string"}  # the same string elsewhere
+
+
+def test_a_key_that_is_not_a_plain_name_is_not_echoed_in_the_path():
+    token = f"ghp_{rand(ALNUM, 36)}"
+    assert scan_packet(packet(project={token: token})) == [Finding("project.*", "github-token")]
+
+
+def full_width(text: str) -> str:
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+# (how a secret is disguised, the text) for a GitHub token each time.
+GH_TOKEN = f"ghp_{rand(ALNUM, 36)}"
+DISGUISES = [
+    ("percent-encoded", f"https://x-access-token:{GH_TOKEN.replace('_', '%5F')}@github.com/org/repo"),
+    ("percent-encoded-all", "".join(f"%{ord(c):02X}" for c in GH_TOKEN)),
+    ("soft-hyphen", f"the bot pushes with {GH_TOKEN[:9]}\u00ad{GH_TOKEN[9:]}"),
+    ("zero-width-space", f"GH_TOKEN={GH_TOKEN[:5]}\u200b{GH_TOKEN[5:20]}\u200b{GH_TOKEN[20:]}"),
+    ("word-joiner", f"token {GH_TOKEN[:12]}\u2060{GH_TOKEN[12:]}"),
+    ("full-width", f"the token is {full_width(GH_TOKEN)}"),
+    ("base64", f"echo {base64.b64encode(GH_TOKEN.encode()).decode()} | base64 -d"),
+    ("base64url", f"cfg {base64.urlsafe_b64encode(('token=' + GH_TOKEN).encode()).decode().rstrip('=')}"),
+    (
+        "base64-wrapped",
+        "blob:\n"
+        + "\n".join(base64.b64encode(("GH_TOKEN=" + GH_TOKEN).encode()).decode()[i : i + 20] for i in range(0, 68, 20)),
+    ),
+    ("hex", f"xxd -r -p <<< {GH_TOKEN.encode().hex()}"),
+    ("hex-0x", f"the blob 0x{GH_TOKEN.encode().hex().upper()} in the dump"),
+]
+
+
+@pytest.mark.parametrize(("how", "text"), DISGUISES, ids=[how for how, _ in DISGUISES])
+def test_a_disguised_token_is_found_under_its_own_kind(how, text):
+    assert "github-token" in kinds_in(text)
+
+
+def test_other_kinds_are_found_through_a_disguise_too():
+    key = f"AKIA{rand(string.ascii_uppercase + string.digits, 16)}"
+    password = rand(ALNUM, 14) + "!7"
+    assert "aws-access-key" in kinds_in(base64.b64encode(f"AWS_ACCESS_KEY_ID={key}".encode()).decode())
+    assert "aws-access-key" in kinds_in(full_width(key))
+    assert "database-url" in kinds_in(base64.b64encode(f"postgres://app:{password}@db:5432/app".encode()).decode())
+    assert "secret-assignment" in kinds_in(f"PASSWORD%3D{password.replace('!', '%21')}")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The staging admin password is Wx7!pQ2#mRz4",
+        "the password for the staging db is Tr0ub4dor&3x",
+        "The old passphrase was hunter22xy.",
+        "pw: k8Jd!2mQa9",
+        "PW=k8Jd!2mQa9 for the router",
+        "our api key is 9fK2-xQ7Lm-p4Zt",
+        "the secret is now `zQ8#rT5!wY`",
+        "The root password was reset to Xk3mPq9zz1 yesterday",
+        "password is: Xk3!mPq9zz",
+    ],
+)
+def test_a_password_told_in_prose_is_found(text):
+    assert kinds_in(text) == {"secret-assignment"}
 
 
 def test_the_packet_is_never_altered():
@@ -195,6 +286,20 @@ def test_a_real_private_key_body_is_found_without_its_header():
         "mkdir -p build && docker run -p 8080:80 nginx",
         'every bearer entrance: `oauth.authentication`; WWW-Authenticate: Bearer resource_metadata="…"',
         f"Payment pi_{rand(ALNUM, 24)} and nanoid {rand(B64URL, 21)}",
+        # Near misses of the disguises: encoded ordinary text, percent-escapes and odd characters in
+        # prose, and passwords talked about rather than told.
+        f"hex of plain text: {b'Cut the checkout p99 under 300 ms'.hex()}",
+        f"config {base64.b64encode(json.dumps({'replicas': 3, 'region': 'eu-west-1'}).encode()).decode()}",
+        "https://acme.io/search?q=checkout%20retry%2Fwebhook&page=2 and 95% of the 401s",
+        "Ｔｈｅ ｃｈｅｃｋｏｕｔ ｐ９９ is 300 ms; the re\u00adtry\u200b loop; ﬁx the ½ done",
+        "https://deploy@git.acme.io/platform/infra.git and ssh://git@git.acme.io:2222/infra.git",
+        "The password is stored in the vault and the token is rotated every 90 days",
+        "The password is at least 12 characters; the secret is base64-encoded in the manifest",
+        "The password was changed on 2026-03-01; the token is valid for 3600 seconds",
+        "the pw: see the vault; the password for prod is in 1Password",
+        "the token is sha256-hashed",  # the last words of a field, followed by the packet's id
+        "The bypass is 4everAndEver for now",
+        "password=settings.DB_PASSWORD and token: self.api_token",
     ],
 )
 def test_look_alikes_are_left_alone(text):

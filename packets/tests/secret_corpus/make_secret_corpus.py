@@ -5,9 +5,13 @@ never depends on randomness):
 
 secrets.jsonl: one made-up secret a line, in the real format of its kind (random characters from a
 seeded generator, never a real key), placed in a realistic packet at a known path; some wrapped
-over two lines, some inside a URL. benign.jsonl: packets with no secret but full of what looks like
+over two lines, some inside a URL; then (a second generator, so the records above never change)
+secrets outside the fields the client scans (project, provenance, ids, a third attempt) and
+disguised ones (percent-escaped, with invisible characters inside, full-width, in base64 or hex,
+or a password told in prose). benign.jsonl: packets with no secret but full of what looks like
 one (commit SHAs, ULIDs, UUIDs, digests, base64 of plain text, long identifiers, the example keys
-vendors publish, paths, URLs without credentials, versions, placeholders).
+vendors publish, paths, URLs without credentials, versions, placeholders); then packets with a
+project, provenance and ids, and the near misses of the disguises.
 """
 
 import base64
@@ -605,10 +609,215 @@ def benign_records(rng, count):
     return records
 
 
+# --- Where secrets leak past the client's fields, and how they are disguised. -------------------
+
+REFS = [
+    "https://x-access-token:{s}@github.com/acme/shop",
+    "https://oauth2:{s}@gitlab.acme.io/platform/infra.git",
+    "https://ci:{s}@git.acme.io/platform/infra.git",
+    "github.com/acme/shop?token={s}",
+]
+ELSEWHERE = [
+    # (kind, path, template): the secret where the client does not look.
+    ("github-token", "project.ref", REFS[0]),
+    ("gitlab-token", "project.ref", REFS[1]),
+    ("password-in-url", "project.ref", REFS[2]),
+    ("npm-token", "project.ref", REFS[3]),
+    ("aws-access-key", "project.name", "shop ({s})"),
+    ("stripe-key", "project.name", "billing {s}"),
+    ("github-token", "provenance.author_human", "Anna Schmidt (bot token {s})"),
+    ("slack-token", "provenance.author_human", "{s}"),
+    ("openai-key", "provenance.author_model", "gpt-4o with {s}"),
+    ("huggingface-token", "provenance.author_model", "acme/classifier via {s}"),
+    ("github-token", "parent_id", "{s}"),
+    ("npm-token", "parent_id", "{s}"),
+    ("github-token", "id", "{s}"),
+    ("aws-access-key", "attempts[2].learned", "The upload works with {s} exported"),
+    ("database-url", "attempts[2].tried", "psql {s}"),
+]
+# Secrets made to fit their place: an id (64 characters), a provenance field (128), a URL the
+# template writes (the password only, escaped as in url_password).
+PLACE_MAKERS = {
+    "github-token": lambda rng: rng.choice(["ghp_", "gho_", "ghs_", "ghu_"]) + rand(rng, ALNUM, 36),
+    "openai-key": lambda rng: "sk-" + rand(rng, ALNUM, 20) + "T3BlbkFJ" + rand(rng, ALNUM, 20),
+    "password-in-url": lambda rng: password(rng).replace("#", "%23").replace("^", "%5E").replace("&", "%26"),
+}
+# Kinds short enough for a 128-character field and whose format survives a disguise.
+DISGUISED_KINDS = ["github-token", "aws-access-key", "stripe-key", "slack-token", "npm-token", "huggingface-token"]
+INVISIBLE = ["\u00ad", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"]
+
+
+def percent_encoded(rng, secret):
+    if rng.random() < 0.5:
+        return "".join(f"%{ord(c):02X}" for c in secret)
+    return secret.replace("_", "%5F").replace("-", "%2D")
+
+
+def with_invisible(rng, secret, characters):
+    for _ in range(rng.randint(1, 3)):
+        cut = rng.randint(4, len(secret) - 4)
+        secret = secret[:cut] + rng.choice(characters) + secret[cut:]
+    return secret
+
+
+def full_width(secret):
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in secret)
+
+
+def in_base64(rng, secret):
+    text = rng.choice(["{s}", "TOKEN={s}", "export SECRET={s}\n"]).format(s=secret)
+    encoded = base64.b64encode(text.encode()).decode()
+    return encoded if rng.random() < 0.6 else encoded.rstrip("=").replace("+", "-").replace("/", "_")
+
+
+def in_hex(rng, secret):
+    encoded = secret.encode().hex()
+    return rng.choice([encoded, encoded.upper(), "0x" + encoded])
+
+
+DISGUISES = {
+    # form: (disguise, templates)
+    "percent-encoded": (
+        percent_encoded,
+        ["https://api.acme.io/v2/export?token={s}", "The job fetches https://x-access-token:{s}@github.com/acme/shop"],
+    ),
+    "soft-hyphen": (
+        lambda rng, secret: with_invisible(rng, secret, ["\u00ad"]),
+        ["The release job pushes with {s} from the wiki page", "Copied {s} from the PDF runbook"],
+    ),
+    "zero-width": (
+        lambda rng, secret: with_invisible(rng, secret, INVISIBLE[1:]),
+        ["The bot's key is {s} (pasted from the chat)", "Use {s} for the sandbox"],
+    ),
+    "full-width": (lambda rng, secret: full_width(secret), ["The IME typed the key as {s}", "Key: {s}"]),
+    "base64": (
+        in_base64,
+        ["kubectl get secret api -o yaml shows data.token: {s}", "The env blob {s} decodes to the bot's key"],
+    ),
+    "hex": (in_hex, ["The core dump has {s} at the top", "xxd -r -p <<< {s} recovers it"]),
+}
+PROSE_TEMPLATES = [
+    "The staging admin password is {s}",
+    "the password for the staging db is {s}",
+    "The old passphrase was {s}.",
+    "pw: {s} for the router",
+    "Ops said the root password is now {s}",
+    "Their support told us the secret is {s}",
+]
+
+
+def third_attempt(packet):
+    packet["attempts"].append({"tried": "Asked the platform team", "outcome": "partial", "learned": "They will check"})
+
+
+def elsewhere_records(rng, first):
+    records = []
+    for n in range(len(ELSEWHERE) * 2):
+        kind, path, template = ELSEWHERE[n % len(ELSEWHERE)]
+        secret = PLACE_MAKERS.get(kind, SECRET_MAKERS[kind])(rng)
+        packet = base_packet(rng, f"01SECRET{first + len(records):018d}")
+        packet["project"] = {"name": "acme-shop", "ref": "github.com/acme/shop"}
+        packet["provenance"] = {"author_model": "claude-sonnet-4-5", "author_human": "Anna Schmidt"}
+        third_attempt(packet)
+        value = template.format(s=secret)
+        if path.startswith("attempts[2]"):
+            packet["attempts"][2][path.rpartition(".")[2]] = value
+        elif "." in path:
+            group, _, key = path.partition(".")
+            packet[group][key] = value
+        else:
+            packet[path] = value
+        records.append({"kind": kind, "form": "elsewhere", "path": path, "secret": secret, "packet": packet})
+    return records
+
+
+def disguised_records(rng, first):
+    records = []
+    for form, (disguise, templates) in DISGUISES.items():
+        for n in range(8):
+            kind = DISGUISED_KINDS[n % len(DISGUISED_KINDS)]
+            secret = disguise(rng, SECRET_MAKERS[kind](rng))
+            packet = base_packet(rng, f"01SECRET{first + len(records):018d}")
+            third_attempt(packet)
+            path = rng.choice([*PATHS, "attempts[2].learned"])
+            put(packet, path, rng.choice(templates).format(s=secret), rng)
+            records.append({"kind": kind, "form": form, "path": path, "secret": secret, "packet": packet})
+    for n in range(12):
+        secret = password(rng)
+        packet = base_packet(rng, f"01SECRET{first + len(records):018d}")
+        path = rng.choice(PATHS)
+        put(packet, path, PROSE_TEMPLATES[n % len(PROSE_TEMPLATES)].format(s=secret), rng)
+        records.append({"kind": "secret-assignment", "form": "prose", "path": path, "secret": secret, "packet": packet})
+    return records
+
+
+def plain_hex(rng):
+    return text(rng, GOALS + NEXT + CRITERIA).encode().hex()
+
+
+# Near misses of the disguises, and what a project, provenance and ids ordinarily hold.
+NEAR_MISSES = [
+    lambda rng: f"The header carries base64 {plain_base64(rng)} which decodes to the job's name",
+    lambda rng: f"The queue message body is hex {plain_hex(rng)}",
+    lambda rng: f"The regression came with commit {rand(rng, HEX, 40)}",
+    lambda rng: f"The failing request id was {uuid(rng)}",
+    lambda rng: f"Tenant {uuid(rng).replace('-', '')} sees the old prices",
+    lambda rng: "git clone https://deploy@git.acme.io/platform/infra.git works with the SSH agent",
+    lambda rng: "The mirror is ssh://git@git.acme.io:2222/platform/infra.git and https://ci-bot@github.com/acme/shop",
+    lambda rng: f"https://acme.io/search?q={rng.choice(WORDS)}%20retry%2F{rng.choice(WORDS)}&page=2 shows nothing",
+    lambda rng: f"{rng.randint(50, 99)}% of the 401s come from the {rng.choice(SUBSYSTEMS)}",
+    lambda rng: f"Ｔｈｅ {rng.choice(WORDS)} ｐ９９ is ３００ ms in the Japanese report",
+    lambda rng: f"The {rng.choice(WORDS)} re\u00adtry loop and the zero\u200bwidth space in the CSV header",
+    lambda rng: "The password is stored in the vault and the token is rotated every 90 days",
+    lambda rng: "The password must be at least 12 characters; the secret is base64-encoded in the manifest",
+    lambda rng: "The password was changed on 2026-03-01 and the token is valid for 3600 seconds",
+    lambda rng: "the pw: see the vault; the password for prod is in 1Password",
+    lambda rng: "The API key is read from the environment; the access key is rotated by Terraform",
+    lambda rng: (
+        f"The config map holds {base64.b64encode(json.dumps({'replicas': rng.randint(1, 9), 'region': 'eu-west-1'}).encode()).decode()}"
+    ),
+    lambda rng: f"kubectl get secret shows data.username: {base64.b64encode(rng.choice(WORDS).encode()).decode()}",
+]
+PROJECT_REFS = [
+    "github.com/acme/shop",
+    "https://github.com/acme/shop.git",
+    "git@github.com:acme/shop.git",
+    "https://deploy@git.acme.io/platform/infra.git",
+    "https://github.com/acme/shop/tree/{sha}",
+    "https://gitlab.acme.io/platform/infra/-/merge_requests/{n}",
+]
+
+
+def benign_elsewhere_records(rng, count, first):
+    records = []
+    for n in range(count):
+        packet = base_packet(rng, rng.choice([uuid(rng), ulid(rng)]))
+        packet["parent_id"] = rng.choice([uuid(rng), ulid(rng), f"01BENIGN{first + n:018d}"])
+        packet["project"] = {
+            "name": rng.choice(["acme-shop", "infra", "billing-api", "Shop (EU)"]),
+            "ref": rng.choice(PROJECT_REFS).format(sha=rand(rng, HEX, 40), n=rng.randint(10, 9999)),
+        }
+        packet["provenance"] = {
+            "author_model": rng.choice(["claude-sonnet-4-5", "gpt-4o-2024-08-06", "gemini-2.5-pro"]),
+            "author_human": rng.choice(["Anna Schmidt", "ops@acme.io", "Jörg Müller <jorg@acme.io>"]),
+            "source_hash": f"sha256:{rand(rng, HEX, 64)}",
+            "confidence": rng.choice(["low", "medium", "high"]),
+        }
+        for _ in range(rng.randint(3, 6)):
+            put(packet, rng.choice(PATHS), rng.choice(NEAR_MISSES)(rng), rng)
+        records.append({"packet": packet})
+    return records
+
+
 def main():
     rng = random.Random(SEED)
     start = datetime(2026, 6, 1, tzinfo=UTC)
-    for name, records in (("secrets.jsonl", secret_records(rng)), ("benign.jsonl", benign_records(rng, 600))):
+    secrets, benign = secret_records(rng), benign_records(rng, 600)
+    more = random.Random(SEED + 1)
+    secrets += elsewhere_records(more, len(secrets))
+    secrets += disguised_records(more, len(secrets))
+    benign += benign_elsewhere_records(more, 150, len(benign))
+    for name, records in (("secrets.jsonl", secrets), ("benign.jsonl", benign)):
         with (HERE / name).open("w") as out:
             for n, record in enumerate(records):
                 record["packet"]["created_at"] = (start + timedelta(hours=n)).strftime("%Y-%m-%dT%H:%M:%SZ")
