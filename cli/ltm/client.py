@@ -132,7 +132,7 @@ class Hub:
             return HubRequestError(f"unexpected answer from {self.host} (HTTP {status}); is this an ltm hub?", status)
         if status >= 500:
             return HubRequestError(f"the hub failed (HTTP {status}): {message}; try again later", status)
-        return HubRequestError(message, status)
+        return HubRequestError(message, status, data)
 
     def _data(self, response: Response):
         data = response.json()

@@ -26,11 +26,13 @@ class ConfigError(LtmError):
 
 
 class HubRequestError(LtmError):
-    """A call to the hub that did not succeed. `status` is the HTTP status, or None without a response."""
+    """A call to the hub that did not succeed. `status` is the HTTP status, or None without a
+    response; `body` the error's JSON object, for what the hub says besides its message."""
 
-    def __init__(self, message: str, status: int | None = None):
+    def __init__(self, message: str, status: int | None = None, body: dict | None = None):
         super().__init__(message)
         self.status = status
+        self.body = body or {}
 
 
 class PacketRejected(LtmError):

@@ -25,9 +25,29 @@ def wants_json(flag: bool) -> bool:
 
 
 def whoami_json(identity: dict) -> str:
-    """`ltm auth whoami`: {"host", "token_hash8"} first, as the Go client prints them, then the
-    `account` and `token` the hub reports when it can."""
+    """`ltm auth whoami --json`: {"host", "token_hash8"} first, as the Go client prints them, then
+    the `account` and `token` the hub reports when it can."""
     return json.dumps(identity, indent=2)
+
+
+def whoami_text(identity: dict) -> str:
+    """`ltm auth whoami`: the hub, the account and the token, a line each, then the token's
+    fingerprint (the hint the hub's devices page shows on its row)."""
+    rows = [("hub", identity["host"])]
+    account = identity.get("account")
+    if account:
+        name, username = account.get("display_name") or account.get("username"), account.get("username")
+        details = [f"username {username}" if username and username != name else "", account.get("email") or ""]
+        details = [detail for detail in details if detail]
+        rows.append(("account", f"{name} ({', '.join(details)})" if details else str(name)))
+    token = identity.get("token")
+    if token:
+        scopes = " ".join(token.get("scopes") or []) or "none"
+        expires = f"expires {token['expires_at']}" if token.get("expires_at") else "never expires"
+        rows.append(("token", f"{token.get('name') or '?'} ({token.get('kind') or '?'}), scopes {scopes}, {expires}"))
+    rows.append(("fingerprint", identity["token_hash8"]))
+    width = max(len(label) for label, _ in rows)
+    return "\n".join(f"{label.ljust(width)}  {value}" for label, value in rows)
 
 
 def packet_summary(packet: dict, headers: dict, read_from: str | None = None) -> str:

@@ -39,6 +39,7 @@ class FakeState:
     has_me: bool = True  # False: a hub without GET /v1/me
     requests: list = field(default_factory=list)
     cut_export: bool = False  # GET /v1/export stops before the end of its body
+    quarantined: dict = field(default_factory=dict)  # packet id -> the findings that hold it back
 
 
 class FakeHub:
@@ -195,6 +196,9 @@ def _packets(state, user, method, rest, query, body):
         return 204, None, None
     if rest[1:] == ["thread"] and method == "GET":
         return 200, {"packets": _thread(state, user, rest[0])}, None
+    if rest[1:] == ["publish"] and method == "POST" and rest[0] in state.quarantined:
+        refusal = f"packet {rest[0]} cannot be published: the hub's secret scan found something"
+        return 409, {"error": refusal, "findings": state.quarantined[rest[0]]}, None
     if rest[1:] == ["publish"] and method == "POST":
         record["published"] = f"http://hub.test/p/{rest[0]}"
         return 200, {"id": rest[0], "public_url": record["published"]}, None

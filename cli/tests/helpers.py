@@ -45,5 +45,5 @@ def fresh_packet():
 
 def packet_with_a_secret():
     """An example packet whose next step holds an AWS access key: the redaction pre-flight refuses it
-    (next_step/aws-key: AKIAIOSFODNN7EXAMPLE)."""
+    (next_step: aws-key (AKIA…))."""
     return {**example_packet(), "next_step": "export AWS key AKIAIOSFODNN7EXAMPLE and continue"}

@@ -8,11 +8,12 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from ltm.conformance import vectors
+from ltm.conformance import report, vectors
+from ltm.conformance.runner import Result
 
 ROOT = Path(__file__).resolve().parents[2]
-# The SPEC as the repository keeps it (CI checks it against ../shared/protocol/README.md).
-SOURCES = {"SPEC": ROOT / "tests" / "shared_protocol_README.md"}
+# The protocol reference as the repository keeps it (CI checks it against ../shared/protocol/README.md).
+SOURCES = {vectors.PROTOCOL_REFERENCE: ROOT / "tests" / "shared_protocol_README.md"}
 EXTENSION_PATHS = re.compile(
     r"/v1/(search|me|export|shares|account|findings)|/thread\b|/events\b|/transfer\b|/shares\b|/findings\b"
 )
@@ -41,15 +42,34 @@ def test_the_format_schema_refuses_a_step_without_an_expectation():
 def test_every_check_quotes_its_source_word_for_word():
     for group in vectors.groups():
         for check in group["checks"]:
-            source = check["spec"].get("source", "SPEC")
+            source = vectors.source(check["spec"])
             text = (SOURCES[source] if source in SOURCES else ROOT / source).read_text("utf-8")
             assert _flat(check["spec"]["quote"]) in _flat(text), f"{group['group']}: {check['name']}"
 
 
 def test_extension_groups_quote_the_hub_docs_and_core_groups_the_spec():
     for group in vectors.groups():
-        sources = {check["spec"].get("source", "SPEC") for check in group["checks"]}
-        assert (sources != {"SPEC"}) == group.get("extension", False), group["group"]
+        sources = {vectors.source(check["spec"]) for check in group["checks"]}
+        assert (sources != {vectors.PROTOCOL_REFERENCE}) == group.get("extension", False), group["group"]
+
+
+def test_a_failure_cites_the_document_it_quotes_by_its_own_name():
+    # The core groups quote this repository's protocol reference, not upstream's SPEC.md.
+    spec = {"section": "3. Endpoints", "quote": "| DELETE /v1/packets/{id} | bearer | 204 |"}
+    core = report.line(Result("packets", "delete", "fail", spec, detail="step 1"))
+    assert '\n      protocol reference § 3. Endpoints: "| DELETE' in core
+    assert "SPEC" not in core
+    search = {"source": "docs/search.md", "section": "GET /v1/search", "quote": "an empty q is a 400"}
+    extension = report.line(Result("search", "q", "fail", search, extension=True, detail="step 1"))
+    assert '\n      docs/search.md § GET /v1/search: "an empty q' in extension
+
+
+def test_every_check_that_publishes_needs_public_pages():
+    # A server without them (the reference server) skips these checks instead of failing them.
+    for group in vectors.groups():
+        for check in group["checks"]:
+            if any(step.get("path", "").endswith("/publish") for step in check["steps"]):
+                assert "publish" in group.get("needs", []) + check.get("needs", []), check["name"]
 
 
 def test_core_groups_use_no_endpoint_of_this_hub_alone():

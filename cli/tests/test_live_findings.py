@@ -41,10 +41,16 @@ def test_push_warns_which_fields_the_hub_flagged_and_how_to_fix_it(flagged, live
     assert GITLAB not in flagged.err
 
 
-def test_a_quarantined_packet_is_not_published_until_its_findings_are_cleared(flagged, capsys):
+def test_a_quarantined_packet_is_not_published_until_its_findings_are_cleared(flagged, person, capsys):  # noqa: F811
     assert main(["publish", PACKET_ID]) == 1
     err = capsys.readouterr().err
-    assert f"packet {PACKET_ID} cannot be published" in err and "next_step (gitlab-token)" in err
+    assert err.startswith(f"ltm: packet {PACKET_ID} cannot be published: the hub's secret scan found")
+    assert err.endswith("\n  - next_step: gitlab-token\n")  # as every finding prints
+    person("bob")
+    assert main(["share", PACKET_ID, "bob"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"ltm: packet {PACKET_ID} cannot be shared: the hub's secret scan found")
+    assert err.endswith("\n  - next_step: gitlab-token\n")
 
     assert main(["findings", "clear", PACKET_ID]) == 2
     assert "--reason is required" in capsys.readouterr().err

@@ -73,7 +73,7 @@ def test_pasted_token_sign_in(signed_in, live_server, tmp_path, capsys):
     stored = (tmp_path / "alice" / "credentials").read_text()
     assert stored == signed_in + "\n"
     assert f'host = "{live_server.url}"' in (tmp_path / "alice" / "config.toml").read_text()
-    assert json.loads(out_of(capsys, ["auth", "whoami"]))["host"] == live_server.url
+    assert json.loads(out_of(capsys, ["auth", "whoami", "--json"]))["host"] == live_server.url
 
 
 def test_bad_token_is_refused_and_not_stored(live_server, transactional_db, tmp_path, monkeypatch, capsys):
@@ -274,7 +274,7 @@ def test_device_flow_end_to_end(live_server, person, tmp_path, monkeypatch, caps
         ltm.__version__,
     )
     assert device.requested_from == "127.0.0.1"
-    assert main(["auth", "whoami"]) == 0
+    assert main(["auth", "whoami", "--json"]) == 0
     identity = json.loads(capsys.readouterr().out)
     assert identity["token_hash8"] == identity["token"]["hint"] == device.hint
     assert identity["token"]["kind"] == "oauth" and identity["token"]["name"] == socket.gethostname()

@@ -65,6 +65,14 @@ def test_the_recipient_finds_the_share_in_the_inbox_marked_unread(shared, switch
     assert item["from"]["display"] == "alice" and item["to"]["display"] == "bob"
 
 
+def test_ls_of_someone_whose_packets_are_all_shared_with_them_points_to_the_inbox(shared, switch, capsys):
+    switch("bob")
+    assert main(["ls"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == "ltm: no personal packets; yours are elsewhere: 1 packet shared with you (`ltm inbox`)\n"
+
+
 def test_reading_the_packet_marks_it_seen_for_both(shared, switch, capsys):
     switch("bob")
     out_of(capsys, ["show", PACKET_ID])

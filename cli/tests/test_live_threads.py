@@ -63,7 +63,11 @@ def test_import_reports_refusals_and_exits_1(signed_in, tmp_path, capsys):  # no
     assert main(["import", write_jsonl(tmp_path, [good, secret])]) == 1
     captured = capsys.readouterr()
     assert captured.out == f"pushed\t{good['id']}\n"
-    assert f"line 2 ({secret['id']}): refused:" in captured.err and "next_step/gh-token" in captured.err
+    assert (
+        f"line 2 ({secret['id']}): refused:" in captured.err
+        and "next_step: gh-token (ghp_…)" in captured.err
+        and "a" * 8 not in captured.err
+    )
     assert "1 pushed, 0 already there, 1 refused" in captured.err
 
 

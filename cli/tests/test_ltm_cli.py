@@ -71,8 +71,9 @@ def test_redaction_blocks_the_push_and_names_each_finding(hub, tmp_path, capsys)
     packet = packet_with(goal="Deploy with AKIAIOSFODNN7EXAMPLE from /home/dev/deploy.sh")
     assert main(["push", write_packet(tmp_path, packet)]) == 1
     err = capsys.readouterr().err
-    assert "goal/abs-path: /home/dev/deploy.sh" in err
-    assert "goal/aws-key: AKIAIOSFODNN7EXAMPLE" in err
+    assert "  - goal: abs-path (/hom…)\n" in err
+    assert "  - goal: aws-key (AKIA…)\n" in err
+    assert "AKIAIOSFODNN7EXAMPLE" not in err and "/dev/deploy.sh" not in err  # what it refuses to send
     assert "--allow-unredacted" in err
     assert not [r for r in hub.state.requests if r.method == "POST"]
 
@@ -207,6 +208,26 @@ def test_ls_when_empty(hub, capsys):
     assert captured.out == "" and "no packets yet; push one with `ltm push <file>`\n" in captured.err
 
 
+def test_ls_with_every_packet_in_a_team_says_where_they_are(hub, tmp_path, capsys):
+    for name in ("alpha", "empty", "beta"):
+        assert main(["teams", "create", name]) == 0
+    assert main(["push", write_packet(tmp_path, example_packet()), "-t", "beta"]) == 0
+    assert main(["push", write_packet(tmp_path, packet_with(id="01HV0000000000000000000ALP")), "-t", "alpha"]) == 0
+    capsys.readouterr()
+    assert main(["ls"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        "ltm: no personal packets; yours are elsewhere: team alpha (`ltm ls -t alpha`), team beta (`ltm ls -t beta`)\n"
+    )
+    # The resume picker says alike.
+    assert main(["resume"]) == 1
+    assert capsys.readouterr().err == (
+        "ltm: no personal packets to resume, and nothing unread shared with you; yours are elsewhere: "
+        "team alpha (`ltm ls -t alpha`), team beta (`ltm ls -t beta`); resume one by id: `ltm resume <id>`\n"
+    )
+
+
 def test_ls_of_an_empty_team_suggests_pushing_into_that_team(hub, capsys):
     assert main(["teams", "create", "alpha"]) == 0
     capsys.readouterr()
@@ -247,6 +268,22 @@ def test_show_pull_and_publish(two_packets, capsys):
     assert main(["unpublish", second["id"]]) == 0
     assert main(["show", second["id"]]) == 0
     assert "published" not in capsys.readouterr().out.replace("unpublished", "")
+
+
+def test_publish_of_a_quarantined_packet_lists_its_findings_as_every_finding_prints(two_packets, hub, capsys):
+    first, _ = two_packets
+    # A hub that sent what matched would not get it printed: the client cuts it as its own.
+    hub.state.quarantined[first["id"]] = [
+        {"path": "next_step", "kind": "aws-access-key", "match": "AKIAQ7XZ4KJ2MP3RTW5N"},
+        {"path": "goal", "kind": "github-token"},
+    ]
+    capsys.readouterr()
+    assert main(["publish", first["id"]]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"ltm: packet {first['id']} cannot be published: the hub's secret scan found ")
+    assert f"`ltm findings clear {first['id']} --reason" in err
+    assert err.endswith("\n  - next_step: aws-access-key (AKIA…)\n  - goal: github-token\n")
+    assert "Q7XZ" not in err
 
 
 @pytest.mark.parametrize("body", ["[" * 100_000, "[" * 5000 + "]" * 5000], ids=["unclosed", "closed"])
@@ -495,6 +532,15 @@ def test_auth_with_a_pasted_token(hub, config_dir, monkeypatch, capsys):
     assert main(["auth", "whoami"]) == 0
     fingerprint = hashlib.sha256(b"tok-alice").hexdigest()[:8]
     captured = capsys.readouterr()
+    assert captured.out == (  # text, as every verb prints by default
+        f"hub          {hub.url}\n"
+        "account      alice (alice@example.org)\n"
+        "token        laptop (personal), scopes read write, never expires\n"
+        f"fingerprint  {fingerprint}\n"
+    )
+    assert captured.err == ""
+    assert main(["auth", "whoami", "--json"]) == 0
+    captured = capsys.readouterr()
     # the Go client's output first (indented JSON, keys host and token_hash8), then the account
     assert captured.out.startswith(f'{{\n  "host": "{hub.url}",\n  "token_hash8": "{fingerprint}",\n')
     identity = json.loads(captured.out)
@@ -519,10 +565,19 @@ def test_sign_in_to_a_hub_without_v1_me_still_succeeds(hub, config_dir, monkeypa
 
 def test_whoami_says_when_the_hub_cannot_tell_the_account(hub, config_dir, capsys):
     (config_dir / "credentials").write_text("tok-revoked\n")
+    fingerprint = hashlib.sha256(b"tok-revoked").hexdigest()[:8]
     assert main(["auth", "whoami"]) == 0
     captured = capsys.readouterr()
-    assert json.loads(captured.out) == {"host": hub.url, "token_hash8": hashlib.sha256(b"tok-revoked").hexdigest()[:8]}
+    assert captured.out == f"hub          {hub.url}\nfingerprint  {fingerprint}\n"
     assert "the hub did not say which account this is: token rejected" in captured.err
+    (config_dir / "config.toml").write_text('output = "json"\n')  # as --json
+    assert main(["auth", "whoami"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"host": hub.url, "token_hash8": fingerprint}
+
+
+def test_json_goes_only_with_whoami(hub, capsys):
+    assert main(["auth", hub.url, "tok-alice", "--json"]) == 2
+    assert "--json goes with `ltm auth whoami`" in capsys.readouterr().err
 
 
 def test_account_set_name(hub, capsys):
@@ -772,7 +827,7 @@ def test_account_claim_on_a_hub_without_sign_in_links_says_so(hub, capsys):
 # --- example, platform ---------------------------------------------------------------------
 
 
-def test_example_prints_a_valid_packet_with_a_fresh_id_and_time(capsys):
+def test_example_prints_a_valid_packet_with_a_fresh_id_and_time(config_dir, capsys):
     before = datetime.now(UTC).replace(microsecond=0)
     assert main(["example"]) == 0
     first = json.loads(capsys.readouterr().out)
@@ -785,10 +840,36 @@ def test_example_prints_a_valid_packet_with_a_fresh_id_and_time(capsys):
     assert before <= parse_timestamp(first["created_at"]) <= datetime.now(UTC)
     protocol = example_packet()
     assert protocol["id"] == PROTOCOL_ID  # the protocol's example itself is unchanged
-    assert {k: v for k, v in first.items() if k not in ("id", "created_at")} == {
-        k: v for k, v in protocol.items() if k not in ("id", "created_at")
+    assert {k: v for k, v in first.items() if k not in ("id", "created_at", "provenance")} == {
+        k: v for k, v in protocol.items() if k not in ("id", "created_at", "provenance")
     }
     assert list(first) == list(protocol)  # same field order
+    # Not signed in: credited to nobody, not to the protocol example's own writer.
+    assert first["provenance"] == {**protocol["provenance"], "author_human": "example"}
+
+
+def test_example_is_by_the_signed_in_person(hub, capsys):
+    hub.state.displays["alice"] = "Alice Liddell"
+    assert main(["example"]) == 0
+    assert json.loads(capsys.readouterr().out)["provenance"]["author_human"] == "Alice Liddell"
+
+
+def test_example_is_by_the_configured_user_without_asking_the_hub(hub, monkeypatch, capsys):
+    monkeypatch.setenv("LTM_USER", "ada")
+    assert main(["example"]) == 0
+    assert json.loads(capsys.readouterr().out)["provenance"]["author_human"] == "ada"
+    assert not hub.state.requests
+
+
+def test_example_of_an_unreachable_hub_is_by_example(config_dir, monkeypatch, capsys):
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    monkeypatch.setenv("LTM_HUB_URL", f"http://127.0.0.1:{port}")
+    config_dir.mkdir(mode=0o700)
+    (config_dir / "credentials").write_text("tok-alice\n")
+    assert main(["example"]) == 0
+    assert json.loads(capsys.readouterr().out)["provenance"]["author_human"] == "example"
 
 
 def test_what_example_prints_can_be_pushed_by_everyone(hub, tmp_path, monkeypatch, capsys):
@@ -832,9 +913,9 @@ def test_join_with_a_well_formed_unknown_code_keeps_the_hubs_answer(hub, capsys)
     assert hub.last("POST", "/v1/invites/").path == f"/v1/invites/{'f' * 48}/accept"
 
 
-def test_resume_picker_with_no_personal_packets_points_to_team_packets(hub, monkeypatch, capsys):
+def test_resume_picker_with_no_packets_anywhere_says_to_push_one(hub, monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))
     assert main(["resume"]) == 1
-    err = capsys.readouterr().err
-    assert "no personal packets to resume" in err
-    assert "`ltm ls -t <team>`, then `ltm resume <id>`" in err
+    assert capsys.readouterr().err == (
+        "ltm: no personal packets to resume, and nothing unread shared with you; push one with `ltm push <file>`\n"
+    )

@@ -33,7 +33,7 @@ def test_a_hub_request_error_keeps_the_http_status():
 
 def test_redaction_refused_lists_each_finding():
     refused = RedactionRefused([Finding("goal", "aws-key", "AKIAIOSFODNN7EXAMPLE")])
-    assert refused.details == ["goal/aws-key: AKIAIOSFODNN7EXAMPLE"]
+    assert refused.details == ["goal: aws-key (AKIA…)"]
     assert "--allow-unredacted" in str(refused)
 
 

@@ -88,7 +88,9 @@ def test_tools_example_save_and_resume(hub, config_dir):
     assert not results["example"].is_error
     example = json.loads(text(results["example"]))
     assert example["id"] != example_packet()["id"]  # a fresh id: the protocol's own may be taken
-    assert {**example, "id": None, "created_at": None} == {**example_packet(), "id": None, "created_at": None}
+    unchanged = {"id": None, "created_at": None, "provenance": None}
+    assert {**example, **unchanged} == {**example_packet(), **unchanged}
+    assert example["provenance"]["author_human"] == "example"  # not the protocol example's writer
 
     invalid = text(results["invalid"])
     assert results["invalid"].is_error
@@ -96,7 +98,8 @@ def test_tools_example_save_and_resume(hub, config_dir):
     assert "$.attempts[0].outcome" in invalid and "$.tags[0]" in invalid and "extra" in invalid
 
     assert results["secret"].is_error
-    assert "next_step/aws-key: AKIAIOSFODNN7EXAMPLE" in text(results["secret"])
+    assert "- next_step: aws-key (AKIA…)" in text(results["secret"])
+    assert "AKIAIOSFODNN7EXAMPLE" not in text(results["secret"])
 
     assert not results["save"].is_error
     new_id = results["id"]

@@ -3,7 +3,7 @@
 import pytest
 
 from ltm.protocol.packet import example_packet
-from ltm.protocol.redact import CATEGORIES, scan_packet
+from ltm.protocol.redact import CATEGORIES, finding_line, scan_packet
 
 # (category, text that must be reported, text that looks close but must not be)
 CASES = [
@@ -49,27 +49,35 @@ def test_example_packet_is_clean():
     assert scan_packet(example_packet()) == []
 
 
-def test_finding_names_the_field_path_and_cuts_the_echo_at_32():
+def test_a_finding_prints_the_field_the_kind_and_at_most_four_characters():
     packet = example_packet()
-    packet["decisions"][1]["why"] = "use ghp_" + "x" * 40 + " for CI"
+    token = "ghp_" + "x" * 40
+    packet["decisions"][1]["why"] = f"use {token} for CI"
     [finding] = scan_packet(packet)
     assert finding.key == "decisions[1].why/gh-token"
-    assert finding.echo == ("ghp_" + "x" * 28) + "…"
-    assert str(finding) == "decisions[1].why/gh-token: ghp_" + "x" * 28 + "…"
+    assert str(finding) == finding_line(finding) == "decisions[1].why: gh-token (ghp_…)"
+    assert token[:5] not in str(finding) + repr(finding)
 
 
-def test_private_key_is_masked():
+def test_the_hubs_findings_print_through_the_same_function():
+    assert finding_line({"path": "next_step", "kind": "aws-access-key"}) == "next_step: aws-access-key"
+    # Should a hub ever send what matched, it is cut alike.
+    shown = finding_line({"path": "goal", "kind": "aws-access-key", "match": "AKIAQ7XZ4KJ2MP3RTW5N"})
+    assert shown == "goal: aws-access-key (AKIA…)"
+
+
+def test_a_short_match_and_a_private_key_show_no_characters():
     packet = packet_with_goal("-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEI")
     [finding] = scan_packet(packet)
-    assert finding.echo == "-----BEGIN …"
-    assert "PRIVATE" not in str(finding)
+    assert str(finding) == "goal: private-key"
+    assert finding_line({"path": "goal", "kind": "x", "match": "abcdefg"}) == "goal: x"
 
 
 def test_at_most_one_finding_per_field_and_category():
     text = "/home/a/x and /opt/b and C:\\tmp and AKIAIOSFODNN7EXAMPLE AKIAIOSFODNN7EXAMPLF"
     findings = scan_packet(packet_with_goal(text))
     assert [f.key for f in findings] == ["goal/abs-path", "goal/aws-key"]
-    assert findings[0].echo == "/home/a/x"
+    assert [str(f) for f in findings] == ["goal: abs-path (/hom…)", "goal: aws-key (AKIA…)"]
 
 
 def test_only_listed_fields_are_scanned():

@@ -15,12 +15,14 @@ def raw(packet) -> bytes:
     return json.dumps(packet).encode("utf-8")
 
 
-def test_example_has_a_fresh_ulid_and_time_and_the_protocols_content():
+def test_example_has_a_fresh_ulid_and_time_and_the_protocols_content(config_dir):
     first, second = verbs.example(), verbs.example()
     assert first["id"] != second["id"] != example_packet()["id"]
     assert str(ULID.from_str(first["id"])) == first["id"]
     assert parse_timestamp(first["created_at"]) is not None
-    assert {**first, "id": None, "created_at": None} == {**example_packet(), "id": None, "created_at": None}
+    fresh = {"id": None, "created_at": None, "provenance": None}
+    assert {**first, **fresh} == {**example_packet(), **fresh}
+    assert first["provenance"] == {**example_packet()["provenance"], "author_human": "example"}
 
 
 def test_with_defaults_fills_only_what_is_missing():
@@ -52,7 +54,7 @@ def test_push_refuses_secrets_unless_allowed(hub):
     packet = {**example_packet(), "goal": "deploy with AKIAIOSFODNN7EXAMPLE"}
     with pytest.raises(RedactionRefused) as refused:
         verbs.push(raw(packet))
-    assert refused.value.details == ["goal/aws-key: AKIAIOSFODNN7EXAMPLE"]
+    assert refused.value.details == ["goal: aws-key (AKIA…)"]
     assert verbs.push(raw(packet), allow_unredacted=True).id == packet["id"]
 
 

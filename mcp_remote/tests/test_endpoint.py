@@ -87,7 +87,7 @@ def test_save_then_resume_show_ls_pull(token, alice):
 def test_refusals_are_tool_errors_with_the_hubs_message(token, bob, make_token):
     secret = packet_with_a_secret()
     text, is_error = call(token, "save", {"packet": secret})
-    assert is_error and "next_step/aws-key: AKIAIOSFODNN7EXAMPLE" in text
+    assert is_error and "next_step: aws-key (AKIA…)" in text and "AKIAIOSFODNN7EXAMPLE" not in text
     assert not Packet.objects.exists()
 
     text, is_error = call(token, "save", {"packet": secret, "allow_unredacted": True})

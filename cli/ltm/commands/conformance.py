@@ -15,11 +15,13 @@ DESCRIPTION = """\
 Check an ltm server against the protocol: push, pull, list and delete for v0.1 and v0.2
 packets, validation, identity, the 404 rules, authentication, teams and invites, publish,
 the device flow and the list's order and limits, plus this hub's extensions (search,
-threads), each in its own group.
+threads, shares, findings), each in its own group.
 
-Each check quotes the sentence of the protocol's README (the SPEC) it enforces, and prints
-PASS, FAIL (with the exact request, what came back and what was expected) or SKIP (with
-why: a second account not given, or a capability the server's own answers say it lacks).
+Each check quotes the sentence it enforces and names the document it quotes: the protocol
+reference (the protocol's README) for the core groups, this hub's pages for its extensions.
+It prints PASS, FAIL (with the exact request, what came back and what was expected) or SKIP
+(with why: a second account not given, or a capability the server's own answers say it lacks,
+such as public pages on a server without POST /v1/packets/{id}/publish).
 The exit code is 0 when nothing failed, 1 otherwise.
 
 The checks create only packets and teams with fresh ids and names, and delete them when

@@ -5,7 +5,6 @@ when the hub flags a packet."""
 from __future__ import annotations
 
 import sys
-from urllib.parse import quote
 
 from .. import verbs
 from ..errors import UsageError
@@ -130,13 +129,8 @@ def _who(finding: dict) -> str:
 
 
 def quarantined(packet_id: str, host: str | None = None) -> str:
-    """How a quarantined packet gets out of quarantine."""
-    page = f" or on its page, {host}/packets/{quote(packet_id, safe='')}" if host else " or on its dashboard page"
-    return (
-        f"packet {packet_id} is quarantined: it cannot be published or shared. Push a version without "
-        f"them (the same id replaces it), or, when they are not secrets, clear them: "
-        f'`ltm findings clear {packet_id} --reason "..."`{page}'
-    )
+    """What a quarantined packet may not do, and how it gets out of quarantine."""
+    return f"packet {packet_id} is quarantined: it cannot be published or shared. {verbs.way_out(packet_id, host)}"
 
 
 def flagged_warning(pushed) -> None:

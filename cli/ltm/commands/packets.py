@@ -8,7 +8,7 @@ import sys
 from .. import clipboard, verbs
 from ..config import load_config
 from ..errors import LtmError, UsageError
-from ..output import note, packet_summary, shorten, table, to_json, wants_json
+from ..output import note, packet_summary, plural, shorten, table, to_json, wants_json
 from ..protocol.packet import canonical_json
 from . import act, whole_number
 from .findings import flagged_warning
@@ -99,6 +99,8 @@ def cmd_ls(args) -> int:
     elif not packets:
         if args.team:
             note(f"no packets in team {args.team} yet; push one with `ltm push <file> -t {args.team}`")
+        elif where := verbs.elsewhere():
+            note(f"no personal packets; yours are elsewhere: {_where(where)}")
         else:
             note("no packets yet; push one with `ltm push <file>`")
     else:
@@ -150,9 +152,14 @@ def _pick_packet() -> str:
     and read the choice from stdin."""
     packets = verbs.resume_choices(PICKER_SIZE)
     if not packets:
+        where = verbs.elsewhere()
         raise LtmError(
-            "no personal packets to resume, and nothing unread shared with you; push one with "
-            "`ltm push <file>`, or resume a team's packet by id (`ltm ls -t <team>`, then `ltm resume <id>`)"
+            "no personal packets to resume, and nothing unread shared with you; "
+            + (
+                f"yours are elsewhere: {_where(where)}; resume one by id: `ltm resume <id>`"
+                if where
+                else "push one with `ltm push <file>`"
+            )
         )
     for number, packet in enumerate(packets, 1):
         shared = f"  (new, shared by {packet['shared_by']})" if packet["shared_by"] else ""
@@ -169,6 +176,16 @@ def _pick_packet() -> str:
     if not answer.isdigit() or not 1 <= int(answer) <= len(packets):
         raise UsageError(f"not a number from 1 to {len(packets)}: {answer!r}")
     return str(packets[int(answer) - 1]["id"])
+
+
+def _where(where: verbs.Elsewhere) -> str:
+    """Where a person's packets are, with the command that lists each place."""
+    places = [f"team {name} (`ltm ls -t {name}`)" for name in where.teams]
+    if where.more_teams:
+        places.append("your other teams (`ltm teams ls`, then `ltm ls -t TEAM`)")
+    if where.shared:
+        places.append(f"{plural(where.shared, 'packet')} shared with you (`ltm inbox`)")
+    return ", ".join(places)
 
 
 def cmd_example(args) -> int:
@@ -227,7 +244,7 @@ def cmd_search(args) -> int:
 
 # --- shares: a packet handed to one person by username ------------------------------------------
 
-INBOX_MAX = 200  # the most GET /v1/shares answers
+INBOX_MAX = verbs.SHARES_MAX
 
 
 def register_shares(add) -> None:

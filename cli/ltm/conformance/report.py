@@ -6,6 +6,7 @@ import json
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
 
+from . import vectors
 from .runner import Result
 
 FORMATS = ("text", "json", "junit")
@@ -33,7 +34,7 @@ def title(result: Result) -> str:
 
 
 def spec_line(spec: dict) -> str:
-    return f'{spec.get("source", "SPEC")} § {spec["section"]}: "{spec["quote"]}"'
+    return f'{vectors.source(spec)} § {spec["section"]}: "{spec["quote"]}"'
 
 
 def line(result: Result) -> str:

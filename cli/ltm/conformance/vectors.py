@@ -9,6 +9,14 @@ from importlib import resources
 
 FORMAT_SCHEMA = "format.schema.json"
 CAPABILITIES = "capabilities.json"
+# What a check quotes when its spec names no `source`: this repository's protocol reference (the
+# protocol's README), written from upstream's SPEC.md but not SPEC.md itself, so never called so.
+PROTOCOL_REFERENCE = "protocol reference"
+
+
+def source(spec: dict) -> str:
+    """The name of the document a check's `spec` quotes."""
+    return spec.get("source", PROTOCOL_REFERENCE)
 
 
 def _folder():
@@ -44,3 +52,10 @@ def format_schema() -> dict:
 def read(name: str) -> dict:
     """One vector file, by its name."""
     return _read(name)
+
+
+def known_deviations(server: str) -> dict[tuple[str, str], str]:
+    """(group, check name) -> why `server` (a file of known_deviations/: "hub", "reference")
+    fails that check on purpose or by a bug of its own."""
+    text = resources.files("ltm.conformance").joinpath("known_deviations", f"{server}.json").read_text("utf-8")
+    return {(item["group"], item["check"]): item["reason"] for item in json.loads(text)["deviations"]}

@@ -67,15 +67,22 @@ def _surely_valid(version: str, packet: dict) -> bool:
 
 
 def example_packet() -> dict:
-    """The protocol's example v0.2 packet (what `ltm example` prints)."""
+    """The protocol's example v0.2 packet (`ltm example` prints it fresh, see fresh_example)."""
     text = resources.files("ltm.protocol.schema").joinpath("example.v0.2.json").read_text("utf-8")
     return json.loads(text)
 
 
-def fresh_example() -> dict:
+EXAMPLE_AUTHOR = "example"
+
+
+def fresh_example(author: str | None = None) -> dict:
     """The example packet with a new `id` and `created_at` = now, so that anyone can push it (the
-    protocol's fixed id belongs to whoever pushed it first on a hub)."""
-    return {**example_packet(), "id": str(ULID()), "created_at": utc_now()}
+    protocol's fixed id belongs to whoever pushed it first on a hub), and `author` as its human
+    author: the protocol's example credits its own writer, whom a newcomer's first published page
+    would name."""
+    packet = {**example_packet(), "id": str(ULID()), "created_at": utc_now()}
+    packet["provenance"] = {**packet["provenance"], "author_human": author or EXAMPLE_AUTHOR}
+    return packet
 
 
 def with_defaults(packet: dict) -> dict:

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 
-ECHO_LIMIT = 32
-PRIVATE_KEY_ECHO = "-----BEGIN …"
+# A finding names at most this many characters of what matched, and only of a match at least
+# twice as long: enough to find it in the packet, too few to be of use in a terminal or CI log
+# (the contract's echo of 32 characters gave most of a token away).
+HINT_LENGTH = 4
 
 # One pattern per category; a category may need several alternatives (POSIX and Windows paths).
 # The lookbehinds keep a secret-looking tail inside a longer word from counting as a hit.
@@ -39,30 +42,46 @@ CATEGORIES: dict[str, re.Pattern] = {
 
 @dataclass(frozen=True)
 class Finding:
-    """One category found in one field: `decisions[2].why/aws-key: AKIA…`."""
+    """One category found in one field; printed as `decisions[2].why: aws-key (AKIA…)`."""
 
     field: str
     category: str
-    match: str
+    match: str = dataclass_field(repr=False)  # the secret itself: never printed
 
     @property
     def key(self) -> str:
         return f"{self.field}/{self.category}"
 
     @property
-    def echo(self) -> str:
-        """The match as shown to a person: cut at 32 characters; private keys never echoed."""
-        if self.category == "private-key":
-            return PRIVATE_KEY_ECHO
-        if len(self.match) > ECHO_LIMIT:
-            return self.match[:ECHO_LIMIT] + "…"
-        return self.match
+    def hint(self) -> str | None:
+        return match_hint(self.category, self.match)
 
     def __str__(self) -> str:
-        return f"{self.key}: {self.echo}"
+        return finding_line(self)
 
     def as_dict(self) -> dict:
-        return {"field": self.field, "category": self.category, "match": self.echo}
+        return {"field": self.field, "category": self.category, "hint": self.hint}
+
+
+def match_hint(kind: str, match) -> str | None:
+    """The first characters of a match, to find it by; None for a private key (its first
+    characters are the header every key shares) or a match too short to cut."""
+    if kind == "private-key" or not isinstance(match, str) or len(match) < 2 * HINT_LENGTH:
+        return None
+    return match[:HINT_LENGTH] + "…"
+
+
+def finding_line(finding) -> str:
+    """How the client prints a finding, everywhere: the field, the kind and at most the first
+    characters of the match (`next_step: aws-key (AKIA…)`), never the secret it refuses to send.
+    `finding` is the pre-flight's Finding or a hub's {"path", "kind"} (any "match" in it is cut
+    alike)."""
+    if isinstance(finding, Finding):
+        path, kind, match = finding.field, finding.category, finding.match
+    else:
+        path, kind, match = finding.get("path") or "?", finding.get("kind") or "?", finding.get("match")
+    shown = match_hint(kind, match)
+    return f"{path}: {kind}" + (f" ({shown})" if shown else "")
 
 
 def scanned_fields(packet: dict) -> list[tuple[str, str]]:

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from . import tools as specs
 from .packet import PacketError, check_packet, fresh_example, with_defaults
-from .redact import scan_packet
+from .redact import finding_line, scan_packet
 from .resume import render_resume, render_thread_resume
 from .summary import summary
 
@@ -50,11 +50,20 @@ def to_json(data) -> str:
 
 
 def search_result(
-    *, id: str, created_at: str, goal: str, team: str | None, snippet: str, score: float, shared_by: str | None = None
+    *,
+    id: str,
+    created_at: str,
+    goal: str,
+    team: str | None,
+    snippet: str,
+    score: float,
+    shared_by: str | None = None,
+    held: bool = False,
 ) -> dict:
     """One search result as /v1/search and both `search` tools list it; `shared_by` names who
-    shared the packet with the caller (None when nobody did)."""
-    return {
+    shared the packet with the caller (None when nobody did); `held`, only when true, says the
+    hub's secret scan holds the packet back from the caller (its goal is not shown, no snippet)."""
+    result = {
         "id": id,
         "created_at": created_at,
         "goal": goal,
@@ -63,6 +72,7 @@ def search_result(
         "score": score,
         "shared_by": shared_by,
     }
+    return {**result, "held": True} if held else result
 
 
 def checked(offered: dict, name: str, arguments) -> tuple[specs.ToolSpec, dict]:
@@ -98,7 +108,7 @@ def prepared_packet(packet: dict, allow_unredacted: bool = False) -> dict:
     if not allow_unredacted:
         findings = scan_packet(packet)
         if findings:
-            raise ToolError(specs.redaction_message([str(finding) for finding in findings]))
+            raise ToolError(specs.redaction_message([finding_line(finding) for finding in findings]))
     return packet
 
 

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 import jsonschema
 
+from .redact import finding_line
+
 READ = "read"
 WRITE = "write"
 
@@ -246,7 +248,7 @@ def redaction_message(details: list[str]) -> str:
 
 
 def finding_list(findings: list[dict]) -> str:
-    return "\n".join(f"- {finding['path']}: {finding['kind']}" for finding in findings)
+    return "\n".join(f"- {finding_line(finding)}" for finding in findings)
 
 
 def flagged_message(packet_id: str, findings: list[dict]) -> str:

@@ -22,10 +22,14 @@ from .account import (
 from .packets import (
     INBOX,
     SENT,
+    SHARES_MAX,
+    Elsewhere,
     Pushed,
+    Quarantined,
     SecretsRefused,
     check_for_push,
     clear_findings,
+    elsewhere,
     example,
     finding_lines,
     findings,
@@ -48,6 +52,7 @@ from .packets import (
     thread,
     unpublish,
     unshare,
+    way_out,
 )
 from .session import connect
 from .teams import (
@@ -81,9 +86,13 @@ __all__ = [
     "EXPORT_FORMATS",
     "INBOX",
     "SENT",
+    "SHARES_MAX",
+    "Elsewhere",
+    "elsewhere",
     "Imported",
     "Joined",
     "Pushed",
+    "Quarantined",
     "SecretsRefused",
     "account_label",
     "account_of",
@@ -129,6 +138,7 @@ __all__ = [
     "thread",
     "unpublish",
     "unshare",
+    "way_out",
     "whoami",
     "whoami_with_account",
 ]

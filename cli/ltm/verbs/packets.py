@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from urllib.parse import quote, urlencode, urlsplit
 
 from ..client import Hub
+from ..config import load_config
 from ..errors import (
     HubRequestError,
     IdTaken,
@@ -18,7 +19,7 @@ from ..errors import (
     UsageError,
 )
 from ..protocol.packet import PacketError, fresh_example, parse_packet
-from ..protocol.redact import scan_packet
+from ..protocol.redact import finding_line, scan_packet
 from ..protocol.resume import render_resume, render_thread_resume
 from ..protocol.strict_json import JSONLimitError, loads_loosely
 from .session import connect, no_team, packet_call, team_call, unless_missing
@@ -46,9 +47,42 @@ class SecretsRefused(LtmError):
         self.findings = findings
 
 
+class Quarantined(LtmError):
+    """The hub will not publish or share a packet its secret scan flagged (409); `findings` says where."""
+
+    def __init__(self, host: str, packet_id: str, doing: str, findings: list[dict]):
+        super().__init__(
+            f"packet {packet_id} cannot be {doing}: the hub's secret scan found what looks like secrets in "
+            f"these fields. {way_out(packet_id, host)}",
+            finding_lines(findings),
+        )
+        self.findings = findings
+
+
+def way_out(packet_id: str, host: str | None = None) -> str:
+    """How a quarantined packet gets out of quarantine."""
+    page = f" or on its page, {host}/packets/{quote(packet_id, safe='')}" if host else " or on its dashboard page"
+    return (
+        "Push a version without them (the same id replaces it), or, when they are not secrets, clear them: "
+        f'`ltm findings clear {packet_id} --reason "..."`{page}'
+    )
+
+
+def _unless_quarantined(call, hub: Hub, packet_id: str, doing: str):
+    """`call()`; the hub's 409 for a quarantined packet said with its findings, as the client
+    prints every finding."""
+    try:
+        return call()
+    except HubRequestError as exc:
+        findings = exc.body.get("findings") if exc.status == 409 else None
+        if isinstance(findings, list) and findings and all(isinstance(finding, dict) for finding in findings):
+            raise Quarantined(hub.host, packet_id, doing, findings) from None
+        raise
+
+
 def finding_lines(findings: list[dict]) -> list[str]:
     """Findings one a line, as the hub names them: "next_step: aws-access-key"."""
-    return [f"{finding.get('path', '?')}: {finding.get('kind', '?')}" for finding in findings]
+    return [finding_line(finding) for finding in findings]
 
 
 def push(raw: bytes, *, team: str | None = None, lenient: bool = False, allow_unredacted: bool = False) -> Pushed:
@@ -246,7 +280,11 @@ def rm(packet_id: str) -> None:
 def publish(packet_id: str) -> str:
     """Publish a packet; its public URL."""
     hub = connect()
-    return str(packet_call(hub.publish, hub, packet_id).get("public_url", ""))
+
+    def post(packet_id: str) -> dict:
+        return _unless_quarantined(lambda: hub.publish(packet_id), hub, packet_id, "published")
+
+    return str(packet_call(post, hub, packet_id).get("public_url", ""))
 
 
 def unpublish(packet_id: str) -> None:
@@ -257,6 +295,7 @@ def unpublish(packet_id: str) -> None:
 # --- shares: this hub's extension; the protocol (and the Go client's hub) has none ---------------
 
 INBOX, SENT = "in", "out"  # the directions of GET /v1/shares
+SHARES_MAX = 200  # the most GET /v1/shares answers
 NO_SUCH_USER = "no such user"  # the hub's 404 for a username it does not know
 
 
@@ -268,7 +307,8 @@ def share(packet_id: str, username: str, note: str | None = None) -> tuple[dict,
 
     def post(packet_id: str):
         try:
-            return hub.call("POST", f"/v1/packets/{quote(packet_id, safe='')}/shares", json_body=body)
+            path = f"/v1/packets/{quote(packet_id, safe='')}/shares"
+            return _unless_quarantined(lambda: hub.call("POST", path, json_body=body), hub, packet_id, "shared")
         except HubRequestError as exc:
             if exc.status == 404 and str(exc) == NO_SUCH_USER:
                 raise LtmError(
@@ -307,12 +347,7 @@ def resume_choices(limit: int) -> list[dict]:
     read yet, then their own newest packets, as [{id, created_at, goal, shared_by}] (shared_by:
     the sender's name, None for their own)."""
     hub = connect()
-    try:
-        inbox = _shares(hub, INBOX, limit)
-    except HubRequestError as exc:
-        if exc.status != 404:
-            raise
-        inbox = []  # a hub without shares: the person's own packets alone
+    inbox = _inbox(hub, limit)
     unseen = {}
     for shared in inbox:
         if not shared.get("seen"):  # the newest share of a packet names its sender
@@ -327,6 +362,47 @@ def resume_choices(limit: int) -> list[dict]:
             )
     own = [{**packet, "shared_by": None} for packet in hub.list_packets(limit=limit)]
     return [*unseen.values(), *own]
+
+
+def _inbox(hub: Hub, limit: int | None) -> list[dict]:
+    """The shares with the person; none on a hub without shares."""
+    return _unless_gone(lambda: _shares(hub, INBOX, limit))
+
+
+TEAMS_LOOKED_INTO = 10  # the most teams `elsewhere` asks for a packet, one call each
+
+
+@dataclass
+class Elsewhere:
+    """Where a person's packets are when none is personal."""
+
+    teams: list[str]  # the person's teams that hold packets
+    more_teams: bool  # they have more teams than were looked into
+    shared: int  # the packets shared with them (`ltm inbox`)
+
+    def __bool__(self) -> bool:
+        return bool(self.teams or self.more_teams or self.shared)
+
+
+def elsewhere() -> Elsewhere:
+    """Where the person's packets are, for the commands that find no personal one (`ltm ls`, the
+    `ltm resume` picker): their teams that hold packets, and what was shared with them."""
+    hub = connect()
+    names = _unless_gone(hub.list_teams)
+    names = [str(team["name"]) for team in names if isinstance(team, dict) and team.get("name")]
+    teams = [name for name in names[:TEAMS_LOOKED_INTO] if _unless_gone(lambda: hub.list_packets(limit=1, team=name))]
+    shared = {share.get("packet_id") for share in _inbox(hub, SHARES_MAX)}
+    return Elsewhere(teams, len(names) > TEAMS_LOOKED_INTO, len(shared))
+
+
+def _unless_gone(call) -> list:
+    """`call()`, or nothing when the hub answers 404 (a team left meanwhile, a hub without teams)."""
+    try:
+        return call()
+    except HubRequestError as exc:
+        if exc.status != 404:
+            raise
+        return []
 
 
 # --- the hub's secret scan: this hub's extension; the protocol has none --------------------------
@@ -399,5 +475,24 @@ def packet_id_of(raw: bytes) -> str:
 # --- fresh packets ---------------------------------------------------------------------------
 
 
+AUTHOR_MAX = 128  # provenance.author_human's maxLength
+WHO_TIMEOUT = 5  # seconds `ltm example` waits for the hub to say who is signed in
+
+
 def example() -> dict:
-    return fresh_example()
+    """The example packet, fresh, by the person: config `user` (LTM_USER), else the account the
+    stored token signs in as (GET /v1/me), else "example"."""
+    author = load_config()["user"] or _signed_in_name()
+    return fresh_example(str(author)[:AUTHOR_MAX] if author else None)
+
+
+def _signed_in_name() -> str | None:
+    """The signed-in person's name, None when there is none or the hub cannot say (offline, or
+    a hub without GET /v1/me): an example needs no hub."""
+    try:
+        hub = connect()
+        hub.timeout = WHO_TIMEOUT
+        me = hub.me()
+    except LtmError:
+        return None
+    return (me.get("display_name") or me.get("username") or None) if isinstance(me, dict) else None
