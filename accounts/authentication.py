@@ -12,13 +12,19 @@ SCOPE_REFUSED = {
 }
 
 
+def scope_refusal(bearer, method: str) -> str | None:
+    """Why the scope of `bearer` (oauth.selectors.Bearer) does not allow a request of `method`,
+    or None when it does: scope `read` allows GET/HEAD/OPTIONS; `write` allows POST and DELETE."""
+    needed = READ if method in permissions.SAFE_METHODS else WRITE
+    return None if needed in getattr(bearer, "scopes", frozenset()) else SCOPE_REFUSED[needed]
+
+
 class TokenScopeAllowsMethod(permissions.BasePermission):
-    """Scope `read` allows GET/HEAD/OPTIONS; `write` allows POST and DELETE."""
+    """scope_refusal for the DRF views (REST_FRAMEWORK's permission classes)."""
 
     message = SCOPE_REFUSED[WRITE]
 
     def has_permission(self, request, view):
-        scopes = getattr(request.auth, "scopes", frozenset())
-        needed = READ if request.method in permissions.SAFE_METHODS else WRITE
-        self.message = SCOPE_REFUSED[needed]
-        return needed in scopes
+        if refused := scope_refusal(request.auth, request.method):
+            self.message = refused
+        return refused is None

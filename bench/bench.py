@@ -22,7 +22,9 @@ throughput and p99 as ratios to that floor run (the machine is shared and noisy:
 taken inside one run; with --repeat, the median and the range), CPU per call (the floor's too),
 SQL round trips per call (bench/roundtrips.py), each call's CPU in this process with no server and
 no other load and its ratio to healthz's (bench/in_process.py), and the list's 100,000÷100 ratio
-(each side's ratio to the floor).
+(each side's ratio to the floor). Then each call once more with one client, beside the floor
+with one client (bench/one_client.py; --no-one-client leaves it out): p50, p99 and max, the
+latency of a call on a server that is not saturated, and its outliers.
 CPU per call is the CPU time (user + system, /proc/<pid>/stat) that the server's main process
 and workers and the PostgreSQL backends connected to the
 bench's database spent during the run, divided by the requests wrk completed; PostgreSQL's shared
@@ -44,8 +46,8 @@ name + "_without_search_index"; SQLite: a throw-away file), whose packets are ne
 search (no stored vector on PostgreSQL, no search triggers on SQLite): the share of each call that
 no way of indexing for search could give back. It leaves out the search rows.
 
-It re-seeds the packets of the users `bench` and `bench-search` in that database: never point it
-at production.
+It re-seeds the packets of the users `bench` and `bench-search` in that database (bench/seeding.py):
+never point it at production. The wrk runs are bench/wrk_runs.py, the tables bench/report.py.
 """
 
 import argparse
@@ -57,300 +59,28 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 from live_hub import gunicorn, hub
+from one_client import measure_one_client
+from report import print_report
+from seeding import (  # noqa: F401 - database_without_search_index and drop_search_index: tests/test_bench_without_search_index.py
+    SEARCH_QUERIES,
+    create_database_if_missing,
+    database_without_search_index,
+    drop_search_index,
+    packet_count,
+    packet_template,
+    seed,
+    seed_search,
+    setup_database,
+)
+from wrk_runs import measure, median_run, run_wrk, serving_processes
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 HERE = Path(__file__).resolve().parent
 CALLS = ["healthz", "list", "pull", "push", "search"]
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def _postgresql_admin(url: str):
-    """A connection to the `postgres` database of the server `url` names, for creating and
-    dropping databases; None when `url` is not PostgreSQL's."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("postgres", "postgresql"):
-        return None
-    import psycopg
-
-    return psycopg.connect(parts._replace(scheme="postgresql", path="/postgres").geturl(), autocommit=True)
-
-
-def create_database_if_missing(url: str) -> None:
-    if (admin := _postgresql_admin(url)) is None:
-        return
-    from psycopg import sql
-
-    name = urlsplit(url).path.lstrip("/")
-    with admin as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-
-
-def setup_database() -> str:
-    """Migrate and create the bench user and its token. Returns the token."""
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    from accounts.services import api_token_create, user_upsert
-
-    call_command("migrate", verbosity=0)
-    user, _ = user_upsert(username="bench")
-    _, token = api_token_create(actor=user, name="bench")
-    return token
-
-
-def database_without_search_index(url: str, scratch: str) -> str:
-    """The URL of a database of its own for --without-search-index, dropped if it exists (the bench
-    creates it), so that no later run of the bench meets a database whose search index is gone."""
-    if (admin := _postgresql_admin(url)) is None:
-        return f"sqlite:///{scratch}/bench-without-search-index.sqlite3"
-    from psycopg import sql
-
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/") + "_without_search_index"
-    with admin as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-    return parts._replace(path=f"/{name}").geturl()
-
-
-def drop_search_index() -> None:
-    """Packets written from now on are not indexed for search: PostgreSQL loses the stored search
-    vector (and its GIN index), SQLite the triggers that name a packet for its FTS5 index
-    (packets/migrations/0005 and 0012). Search itself no longer works in this database."""
-    from django.db import connection
-
-    from packets.models import Packet
-
-    table = connection.ops.quote_name(Packet._meta.db_table)
-    if connection.vendor == "postgresql":
-        statements = [f"ALTER TABLE {table} DROP COLUMN search_vector"]
-    else:
-        statements = ["DROP TRIGGER packets_search_insert", "DROP TRIGGER packets_search_update"]
-    with connection.cursor() as cursor:
-        for statement in statements:
-            cursor.execute(statement)
-
-
-def delete_packets(owner) -> None:
-    """Every packet of `owner`. Rows that cascade from a packet make Django collect the packets
-    first, one parameter each: in chunks, under PostgreSQL's limit of 65,535 parameters."""
-    from packets.models import Packet
-
-    while ids := list(Packet.objects.filter(owner=owner).values_list("id", flat=True)[:10_000]):
-        Packet.objects.filter(id__in=ids).delete()
-
-
-def seed(count: int) -> str:
-    """Replace the bench user's packets with `count` 3 KB packets (bulk insert, not the API), a
-    second apart. Returns the id of one in the middle."""
-    from accounts.models import User
-    from packets.models import Packet
-
-    user = User.objects.get(username="bench")
-    delete_packets(user)
-    start = datetime(2026, 1, 1, tzinfo=UTC)
-    body = packet_template()
-    for first in range(0, count, 5000):
-        ids = [f"01BENCH{i:019d}" for i in range(first, min(count, first + 5000))]
-        Packet.objects.bulk_create(
-            Packet(
-                id=pid,
-                owner=user,
-                ltm_version="0.2",
-                created_at=start + timedelta(seconds=first + n),
-                goal=f"bench goal {first + n}",
-                next_step="next",
-                body=body.replace("__ID__", pid),
-            )
-            for n, pid in enumerate(ids)
-        )
-    vacuum()
-    return f"01BENCH{count // 2:019d}"
-
-
-# Queries of the search row, from narrow (a few hundred matches in 100,000 packets) to broad
-# (thousands): what a person types, a phrase, an exclusion and a pasted id prefix.
-SEARCH_QUERIES = [
-    "flaky test 107",
-    "cache stampede",
-    "deadlock invoice numbers",
-    "memory leak thumbnail worker",
-    '"connection pool exhausted"',
-    "dark mode -android",
-    "retried uploads",
-    "kafka consumer lag",
-    "slow queries postgresql",
-    "flaky tests",
-    "01SEARCH000000000000004",
-    "token bucket redis",
-]
-
-
-def seed_search(count: int) -> str:
-    """Give a second user, `bench-search`, `count` varied packets: each mixes the goal, next step,
-    decisions, attempts and tags of different packets of the search corpus, so a word is in a few
-    hundred to a few thousand packets, as in a real hub, not in all of them. Returns its token."""
-    import random
-
-    from accounts.services import api_token_create, user_upsert
-    from ltm.protocol.packet import canonical_json
-    from packets.models import Packet
-
-    corpus = [json.loads(line) for line in (ROOT / "packets/tests/search_corpus.jsonl").read_text().splitlines()]
-    user, _ = user_upsert(username="bench-search")
-    delete_packets(user)
-    rng = random.Random(14)
-    start = datetime(2026, 1, 1, tzinfo=UTC)
-    for first in range(0, count, 5000):
-        rows = []
-        for n in range(first, min(count, first + 5000)):
-            goal, step, more, other = (rng.choice(corpus) for _ in range(4))
-            packet = {
-                "ltm_version": "0.2",
-                "id": f"01SEARCH{n:018d}",
-                "goal": goal["goal"],
-                "next_step": step["next_step"],
-                "created_at": (start + timedelta(seconds=n)).strftime("%Y-%m-%dT%H:%M:%SZ"),
-                "project": goal.get("project", {}),
-                "tags": sorted(set(goal.get("tags", []) + other.get("tags", []))),
-                "decisions": more.get("decisions", []) + other.get("decisions", []),
-                "attempts": more.get("attempts", []) + other.get("attempts", []),
-                "open_questions": other.get("open_questions", []),
-            }
-            rows.append(
-                Packet(
-                    id=packet["id"],
-                    owner=user,
-                    ltm_version="0.2",
-                    created_at=start + timedelta(seconds=n),
-                    goal=packet["goal"],
-                    next_step=packet["next_step"],
-                    project=packet["project"].get("name", ""),
-                    tags=" " + " ".join(packet["tags"]) + " " if packet["tags"] else "",
-                    body=canonical_json(packet),
-                )
-            )
-        Packet.objects.bulk_create(rows)
-    vacuum()
-    return api_token_create(actor=user, name="bench")[1]
-
-
-def vacuum() -> None:
-    """Settle what the bulk inserts left for later writes, so the measured calls do not pay it."""
-    from django.db import connection
-
-    from packets.models import Packet
-
-    if connection.vendor == "postgresql":
-        # What autovacuum would reach by itself, done now rather than in the middle of a measurement.
-        # After 100,000 rows were replaced it may take longer than the hub's statement timeout.
-        with connection.cursor() as cursor:
-            cursor.execute("SET statement_timeout = 0")
-            connection.connection.answer_timeout = None  # nor does the hub stop waiting (core.postgresql)
-            cursor.execute(f"VACUUM ANALYZE {Packet._meta.db_table}")
-    else:
-        # Index the seed's last packets still waiting for the search index (its batches:
-        # packets/migrations/0012), then merge the FTS5 segments the seed left, which FTS5 would
-        # otherwise merge a little at a time on later writes: right after the seed, the occasional
-        # push that pays for a merge is many times slower than the others (a hub grown by pushes
-        # merges as it goes; figures in bench/README.md).
-        with connection.cursor() as cursor:
-            cursor.execute("INSERT INTO packets_search_catch_up (now) VALUES (1)")
-            cursor.execute("INSERT INTO packets_search (packets_search) VALUES ('optimize')")
-
-
-def packet_count() -> int:
-    from packets.models import Packet
-
-    return Packet.objects.filter(owner__username="bench").count()
-
-
-def packet_template() -> str:
-    """The protocol's example packet (3 KB of canonical JSON) with "__ID__" for its id."""
-    from ltm.protocol.packet import canonical_json, example_packet
-
-    return canonical_json(dict(example_packet(), id="__ID__"))
-
-
-def cpu_seconds(pids) -> dict[int, float]:
-    """CPU time (user + system) of each process still alive, from /proc/<pid>/stat."""
-    times = {}
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-        except OSError:
-            continue
-        times[pid] = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-    return times
-
-
-def serving_processes(server_pid: int, database: str | None) -> list[int]:
-    """The server's main process and workers, and the PostgreSQL backends connected to `database`
-    (their process title names it); the server's shared background processes are not counted."""
-    pids = [server_pid]
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            title = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").split()
-        except OSError:
-            continue
-        parent = int(stat.rpartition(")")[2].split()[1])
-        if parent == server_pid or (database and title[:1] == ["postgres:"] and database in title):
-            pids.append(int(entry.name))
-    return pids
-
-
-def run_wrk(port, path, args, mode="get", token="", body_file="", seconds=None, connections=None) -> dict:
-    connections = connections or args.connections
-    command = [
-        "wrk",
-        "--threads",
-        str(min(args.threads, connections)),
-        "--connections",
-        str(connections),
-        "--duration",
-        f"{seconds or args.duration}s",
-        "--timeout",
-        "5s",
-        "--script",
-        str(HERE / "wrk.lua"),
-        f"http://127.0.0.1:{port}{path}",
-        "--",
-        mode,
-        token,
-        body_file,
-    ]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=(seconds or args.duration) + 60)
-    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-    if done.returncode or not lines:
-        raise SystemExit(f"wrk failed ({done.returncode}): {done.stderr or done.stdout}")
-    return json.loads(lines[-1])
-
-
-def measure(port, path, args, processes=None, **wrk_options) -> dict:
-    """One wrk run after a short warm-up, with the CPU the serving processes spent during it."""
-    run_wrk(port, path, args, seconds=args.warmup, **wrk_options)
-    pids = processes() if processes else []
-    before = cpu_seconds(pids)
-    result = run_wrk(port, path, args, **wrk_options)
-    after = cpu_seconds(pids)
-    if result["http_errors"]:
-        raise SystemExit(f"{path}: {result['http_errors']} answers were HTTP errors (the server's log above)")
-    spent = sum(after[pid] - before[pid] for pid in after if pid in before)
-    result["processes"] = len(after)
-    result["rate"] = result["requests"] / result["seconds"]
-    result["cpu_ms"] = spent / max(result["requests"], 1) * 1000
-    return result
 
 
 def main():
@@ -372,6 +102,11 @@ def main():
         "--repeat", type=int, default=1, help="(floor, call) pairs per call: the table gives their median and range"
     )
     parser.add_argument("--no-search", action="store_true", help="leave out the two search rows (and their seeding)")
+    parser.add_argument(
+        "--no-one-client",
+        action="store_true",
+        help="leave out the pass with one client (bench/one_client.py): p50, p99 and max of each call and of the floor",
+    )
     parser.add_argument(
         "--calls",
         nargs="+",
@@ -475,6 +210,10 @@ def main():
                 result["p99_vs_floor"] = result["p99_ms"] / floor["p99_ms"]
                 runs.append(result)
             rows[name] = dict(median_run(runs), runs=runs)
+            if not args.no_one_client and options.get("connections") != 1:
+                print(f"  floor, then {name}, with one client ...", file=sys.stderr, flush=True)
+                one = measure_one_client(port, floor_port, path, args, **{"token": token, **options})
+                rows[name]["one_client"] = one
 
         if "healthz" in measured:
             run("healthz", "/v1/healthz")
@@ -559,7 +298,7 @@ def main():
         lists = rows[f"list, {many:,} packets"]["vs_floor"], rows[f"list, {few:,} packets"]["vs_floor"]
         report["list_many_vs_few"] = lists[0] / lists[1]
     earlier = json.loads(Path(args.compare).read_text()) if args.compare else None
-    print_table(report, earlier)
+    print_report(report, earlier)
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
 
@@ -570,60 +309,6 @@ def serve_hub(args, **popen):
         return hub(workers=args.workers, env={"WEB_THREADS": str(args.web_threads)}, **popen)
     threads = ["--threads", str(args.web_threads)] if args.server == "gthread" else []
     return gunicorn("--log-level", "warning", *threads, workers=args.workers, **popen)
-
-
-def median_run(runs: list[dict]) -> dict:
-    """The run of the median ratio to the floor, with the range of all the runs' ratios."""
-    middle = sorted(runs, key=lambda r: r["vs_floor"])[len(runs) // 2]
-    ratios = [r["vs_floor"] for r in runs]
-    p99s = [r["p99_vs_floor"] for r in runs]
-    return {
-        **{key: value for key, value in middle.items()},
-        "vs_floor_range": [min(ratios), max(ratios)],
-        "p99_vs_floor_range": [min(p99s), max(p99s)],
-    }
-
-
-def print_table(report, earlier=None) -> None:
-    options = report["options"]
-    repeat = options.get("repeat", 1)
-    print(
-        f"\nltm hub bench, {report['date']}: {report['database']}, {report['cpus']} CPUs, load average "
-        f"{report['load_average'][0]:.1f}, {options['workers']} web workers of {options.get('web_threads', 1)} "
-        f"thread(s) under {options.get('server', 'gunicorn sync')} (the floor: as many gunicorn sync "
-        f"workers), wrk {options['connections']} connections, {options['duration']} s per call, {repeat} run(s) each"
-        + (", packets not indexed for search (--without-search-index)" if options.get("without_search_index") else "")
-    )
-    header = (
-        f"{'call':<24}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}{'÷ floor':>19}{'p99 ÷ floor':>19}"
-        f"{'CPU ms/call':>13}{'round trips':>13}{'in process µs (db)':>20}{'÷ healthz':>11}"
-    )
-    print(header + (f"{'earlier ÷ floor':>17}" if earlier else ""))
-
-    def ratio(row, key):
-        low, high = row.get(f"{key}_range", (None, None))
-        text = f"{row[key]:.2f}"
-        return text + (f" ({low:.2f}-{high:.2f})" if repeat > 1 else "")
-
-    for name, row in report["calls"].items():
-        line = f"{name:<24}{row['rate']:>8.0f}{row['p50_ms']:>9.1f}{row['p99_ms']:>9.1f}"
-        if name == "floor":
-            print(line + f"{'1.00':>19}{'1.00':>19}{row['cpu_ms']:>13.2f}{'-':>13}{'-':>20}{'-':>11}")
-            continue
-        line += f"{ratio(row, 'vs_floor'):>19}{ratio(row, 'p99_vs_floor'):>19}{row['cpu_ms']:>13.2f}{row['round_trips']:>13}"
-        backend = row["in_process_backend_us"]
-        in_process = f"{row['in_process_us']:.0f}" + (f" ({backend:.0f})" if backend else "")
-        line += f"{in_process:>20}{row['in_process_vs_healthz']:>11.2f}"
-        if earlier:
-            before = earlier["calls"].get(name, {}).get("vs_floor")
-            line += f"{before:>17.2f}" if before is not None else f"{'-':>17}"
-        errors = row["socket_errors"] + row["http_errors"]
-        print(line + (f"  ({row['http_errors']} HTTP errors, {row['socket_errors']} socket errors)" if errors else ""))
-    if "list_many_vs_few" in report:
-        few, many = options["packets"]
-        ratio_line = f"list {many:,}÷{few:,} packets: {report['list_many_vs_few']:.2f} (each list's ÷ floor)"
-        before = earlier.get("list_many_vs_few") if earlier else None
-        print(ratio_line + (f"  (earlier {before:.2f})" if before is not None else ""))
 
 
 if __name__ == "__main__":

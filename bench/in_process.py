@@ -1,8 +1,8 @@
 """What each call costs the hub itself, away from the machine's scheduling: the call is run in
-this process through the hub's WSGI application (hub/wsgi.py: the lean lane in front of Django's
-handler, unless LTM_LEAN_API=0; the production settings, the bench's database, the signals the
-server's workers get), many times over, and the CPU time this process spent is read
-(and on PostgreSQL also the CPU time of the connection's backend, from /proc/<pid>/stat).
+this process through the hub's WSGI application (hub/wsgi.py: Django's handler; the production
+settings, the bench's database, the signals the server's workers get), many times over, and the
+CPU time this process spent is read (and on PostgreSQL also the CPU time of the connection's
+backend, from /proc/<pid>/stat).
 
 Under wrk the CPU per call also holds what the server, wrk and the other processes on the same
 cores cost each other. Here the calls run one at a time, in batches, and each call's cheapest

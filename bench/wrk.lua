@@ -52,7 +52,7 @@ end
 function done(summary, latency, requests)
   local e = summary.errors
   io.write(string.format(
-    '{"requests": %d, "seconds": %.6f, "p50_ms": %.3f, "p99_ms": %.3f, "socket_errors": %d, "http_errors": %d}\n',
+    '{"requests": %d, "seconds": %.6f, "p50_ms": %.3f, "p99_ms": %.3f, "max_ms": %.3f, "socket_errors": %d, "http_errors": %d}\n',
     summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000,
-    e.connect + e.read + e.write + e.timeout, e.status))
+    latency.max / 1000, e.connect + e.read + e.write + e.timeout, e.status))
 end

@@ -3,12 +3,16 @@
 import json
 
 import orjson
+from django.core.exceptions import ImproperlyConfigured
 from django.http import Http404, HttpResponse, JsonResponse
 from django.utils.decorators import method_decorator
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from core import errors
@@ -41,7 +45,10 @@ def http_status(error: errors.HubError) -> int:
 def exception_handler(exc, context):
     """DRF's handler, reshaped so every error body is `{"error": message}`."""
     if isinstance(exc, errors.HubError):
-        return Response({"error": exc.message, **exc.extra}, status=http_status(exc))
+        response = Response({"error": exc.message, **exc.extra}, status=http_status(exc))
+        if getattr(exc, "retry_after", None):
+            response["Retry-After"] = str(exc.retry_after)
+        return response
     if isinstance(exc, Http404):
         return Response({"error": "not found"}, status=404)
     response = drf_exception_handler(exc, context)
@@ -72,6 +79,54 @@ def _flatten(detail) -> str:
 
 def json_error(message: str, status: int) -> JsonResponse:
     return JsonResponse({"error": message}, status=status)
+
+
+def error_answer(exc, request) -> HttpResponse:
+    """What a DRF view of /v1 answers for `exc` (a HubError, an Http404 or one of DRF's
+    APIException), for the function views of `by_method`: exception_handler's response, rendered
+    by the API's renderer. A 401 names its scheme as DRF's dispatch has it do (`exc.auth_header`)."""
+    response = exception_handler(exc, {"request": request})
+    response.accepted_renderer = renderer = api_settings.DEFAULT_RENDERER_CLASSES[0]()
+    response.accepted_media_type = renderer.media_type
+    response.renderer_context = {}
+    return response.render()
+
+
+def answered_by_the_url_view():
+    """A method of a DRF view given to `by_method` as `described_by`: declared there for the
+    OpenAPI description (extend_schema), answered by the URL's function view, never by DRF."""
+
+    def method(self, request, *args, **kwargs):
+        raise AssertionError(f"by_method's view answers {request.method} without DRF")
+
+    return method
+
+
+def by_method(described_by: type[APIView], **answers):
+    """The view of a /v1 URL whose hottest methods are plain Django function views, `answers` by
+    HTTP method (HEAD is answered as GET), with no DRF dispatch around them; its other methods
+    (OPTIONS, DELETE, the 405s) go to the DRF view `described_by`. drf-spectacular describes the
+    URL from `described_by` (the view's `cls`, as DRF's as_view() sets it), where each method of
+    `answers` is declared with `answered_by_the_url_view()`. Each answer carries DRF's Allow header."""
+    if missing := [method for method in answers if not hasattr(described_by, method.lower())]:
+        raise ImproperlyConfigured(f"{described_by.__name__} does not declare {', '.join(missing)}")
+    drf_view = described_by.as_view()
+    declared = described_by()
+    declared.setup(None)  # as DRF's view does on each request: HEAD where there is GET
+    allow = ", ".join(declared.allowed_methods)
+    if "GET" in answers:
+        answers["HEAD"] = answers["GET"]
+
+    def view(request, *args, **kwargs):
+        answer = answers.get(request.method)
+        if answer is None:
+            return drf_view(request, *args, **kwargs)
+        response = answer(request, *args, **kwargs)
+        response["Allow"] = allow
+        return response
+
+    view.cls, view.initkwargs = described_by, {}
+    return csrf_exempt(view)
 
 
 # A class decorator for the views whose answers carry a secret (an invite code, a token, a client

@@ -6,3 +6,6 @@ class CoreConfig(AppConfig):
     links, ids, dashboard helpers and template tags, admin mixins, site-wide views."""
 
     name = "core"
+
+    def ready(self):
+        from core import checks  # noqa: F401 (registers the hub's deploy checks)

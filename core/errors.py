@@ -51,4 +51,8 @@ class LengthRequired(HubError):
 
 
 class TooManyRequests(HubError):
-    pass
+    """`retry_after`: the seconds to wait, sent as the Retry-After header of a /v1 answer."""
+
+    def __init__(self, message: str, *, retry_after: int | None = None, **kwargs):
+        super().__init__(message, **kwargs)
+        self.retry_after = retry_after

@@ -2,15 +2,17 @@
 
 import base64
 import re
-import threading
 from urllib.parse import unquote, unquote_plus
 
 from csp.utils import build_policy
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured, MiddlewareNotUsed
 from django.core.handlers.base import BaseHandler
+from django.core.handlers.exception import convert_exception_to_response
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 from django.utils.deprecation import MiddlewareMixin
+from django.utils.module_loading import import_string
 
 from core.api import json_error
 from core.parsers import NUL_MESSAGE
@@ -103,7 +105,9 @@ class ApiMiddleware:
     views are CSRF-exempt DRF views that read no session and never check a password).
 
     Django runs one middleware list for every URL; this is the second list, for one prefix. It
-    stands right after CollapseApiLeadingSlashes, so `//v1/...` counts as /v1."""
+    stands right after CollapseApiLeadingSlashes, so `//v1/...` counts as /v1. (One list for
+    every request would run the pages' middleware on every call: more than the API's own work
+    on a pull; the history of bench/README.md has the figures.)"""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -111,28 +115,39 @@ class ApiMiddleware:
 
     def __call__(self, request):
         if is_api_path(request.path_info):
-            return self.api.get_response(request)
+            return self.api.chain(request)
         return self.get_response(request)
 
 
 class ApiHandler(BaseHandler):
-    """Django's own request handling (URL resolution, the view, exceptions to responses, the
-    middleware hooks) behind settings.API_MIDDLEWARE. Django's loader reads one list,
-    settings.MIDDLEWARE: it is handed the API's list while it builds this handler, once per
-    process as the application loads, and the pages' list is put back before any request."""
-
-    # Two handlers built at once (test clients in threads) must not interleave the swap: one
-    # would take the other's API list for the pages' list and leave it in place.
-    _swapping = threading.Lock()
+    """Django's handling of a request past its middleware (URL resolution, the view, exceptions
+    turned into responses: BaseHandler._get_response) inside the API's own chain,
+    settings.API_MIDDLEWARE. Django's loader (load_middleware) builds its chain from
+    settings.MIDDLEWARE alone; this chain is built as that loader builds it, from the API's list,
+    and no setting is assigned: each middleware is made with the handler below it, exceptions
+    become responses between them, and its view, exception and template-response hooks join the
+    handler's lists. Synchronous only, as the API's views are. The handler around ApiMiddleware
+    does the rest of a request's handling (the URLconf, closing the request, logging errors)."""
 
     def __init__(self):
-        with self._swapping:
-            pages = settings.MIDDLEWARE
-            settings.MIDDLEWARE = settings.API_MIDDLEWARE
+        self._view_middleware, self._template_response_middleware, self._exception_middleware = [], [], []
+        chain = convert_exception_to_response(self._get_response)
+        for path in reversed(settings.API_MIDDLEWARE):
+            factory = import_string(path)
+            if not getattr(factory, "sync_capable", True):
+                raise ImproperlyConfigured(f"{path} cannot run synchronously: not for API_MIDDLEWARE")
             try:
-                self.load_middleware()
-            finally:
-                settings.MIDDLEWARE = pages
+                middleware = factory(chain)
+            except MiddlewareNotUsed:
+                continue
+            if hasattr(middleware, "process_view"):
+                self._view_middleware.insert(0, middleware.process_view)
+            if hasattr(middleware, "process_template_response"):
+                self._template_response_middleware.append(middleware.process_template_response)
+            if hasattr(middleware, "process_exception"):
+                self._exception_middleware.append(middleware.process_exception)
+            chain = convert_exception_to_response(middleware)
+        self.chain = chain
 
 
 class SitePolicy(MiddlewareMixin):

@@ -5,8 +5,9 @@ tries again (1 ms, then 2, 5, 10 and longer, while its busy timeout lasts), so t
 pushing at once often sleep far longer than the write they wait for. A writer that waits on this
 lock instead waits in the kernel and starts the moment the one before it ends.
 
-Only the frequent write takes it (the push's statement); any other writer still meets SQLite's
-own busy wait, which stays correct beside it. On PostgreSQL and on an in-memory SQLite database
+Only the frequent writes take it (the push's statement, and the search index's batches that
+follow pushes: packets.search_queue); any other writer still meets SQLite's own busy wait, which
+stays correct beside it. On PostgreSQL and on an in-memory SQLite database
 (the tests') it does nothing.
 """
 

@@ -3,9 +3,34 @@
 import os
 
 from celery import Celery
+from celery.signals import worker_process_init, worker_ready
+from django.db import connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hub.settings.production")
 
 app = Celery("hub")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@worker_process_init.connect
+def warm_up_the_process(**kwargs):
+    """Each worker process, once forked, builds what its first tasks would and freezes what it
+    holds (hub/warm_up.py), unless settings.LTM_WARM_UP is off."""
+    from django.conf import settings
+
+    if settings.LTM_WARM_UP:
+        from hub.warm_up import warm_up
+
+        warm_up()
+
+
+@worker_ready.connect
+def sweep_the_outbox(**kwargs):
+    """A worker that starts queues what the outbox kept while none ran (core.outbox)."""
+    from core.outbox import outbox_sweep  # its models need the apps loaded
+
+    try:
+        outbox_sweep()
+    finally:
+        connections.close_all()

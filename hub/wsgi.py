@@ -1,22 +1,31 @@
-"""The hub as a WSGI application (web.py serves it): Django's, with the lean lane (core.lean) in
-front for the hottest calls of the wire API unless settings.LTM_LEAN_API is off."""
+"""The hub as a WSGI application (web.py serves it): Django's, warmed up as the worker process
+loads it (hub/warm_up.py) unless settings.LTM_WARM_UP is off."""
 
 import os
 
+from django.conf import settings
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hub.settings.production")
 
+SWEEP_SECONDS = 60.0  # as beat's, in settings.CELERY_BEAT_SCHEDULE
+
 
 def build_application():
     django_app = get_wsgi_application()
-    # Imported once Django is set up: the lane reads the settings and the routes name views.
-    from django.conf import settings
+    if settings.LTM_OUTBOX_WEB_SWEEP:
+        # No broker, so no beat or worker: the web process sweeps the outbox itself (core.outbox).
+        from core.outbox import sweep_in_background
 
-    from core.lean import LeanLane
-    from packets.api_urls import lean_routes
-
-    return LeanLane(django_app, lean_routes) if settings.LTM_LEAN_API else django_app
+        sweep_in_background(SWEEP_SECONDS)
+    return django_app
 
 
 application = build_application()
+
+# granian loads this module in each worker after forking it (gunicorn and runserver too): the
+# worker warms up here, before its first request.
+if settings.LTM_WARM_UP:
+    from hub.warm_up import warm_up
+
+    warm_up(application)

@@ -118,7 +118,7 @@ class HubBackend:
 
     def packets(self, limit: int | None, team: str | None) -> list[dict]:
         packets = selectors.packet_list(viewer=self.user, team_name=team, limit=limit or selectors.DEFAULT_LIMIT)
-        return [packet._asdict() for packet in packets]  # the lines of GET /v1/packets
+        return [packet.wire() for packet in packets]  # the lines of GET /v1/packets
 
     def delete(self, packet_id: str) -> None:
         services.packet_delete(actor=self.user, packet_id=packet_id)

@@ -1,9 +1,14 @@
 """Bearer authentication for /v1: personal API tokens (and OAuth access tokens)."""
 
+import functools
+
+from django.http import Http404
 from oauth2_provider.settings import oauth2_settings
 from rest_framework import authentication, exceptions
 
+from accounts.authentication import scope_refusal
 from accounts.services import api_token_touch
+from core.errors import HubError
 from core.http import client_address
 from core.links import external_url
 from oauth.selectors import bearer_get
@@ -69,6 +74,10 @@ def _audience_allows(bearer, request, path: str) -> bool:
     return validator(external_url(request, path), list(bearer.audiences))
 
 
+# What a 401 of /v1 names in WWW-Authenticate.
+CHALLENGE = 'Bearer realm="ltm"'
+
+
 class BearerAuthentication(authentication.BaseAuthentication):
     def authenticate(self, request):
         try:
@@ -77,4 +86,39 @@ class BearerAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed(refused.description) from None
 
     def authenticate_header(self, request):
-        return 'Bearer realm="ltm"'
+        return CHALLENGE
+
+
+def bearer_view(view):
+    """A plain Django view of /v1 (core.api.by_method's) behind what DRF's dispatch checks before
+    a DRF view of /v1 runs (REST_FRAMEWORK's classes; those views set no throttles): the bearer
+    (BearerAuthentication), that there is one (IsAuthenticated), then the token's scope for the
+    method (TokenScopeAllowsMethod). The view finds the caller in request.user and the bearer in
+    request.auth. A refusal, and a HubError or Http404 the view raises, is answered as a DRF view
+    answers it (core.api.error_answer)."""
+
+    @functools.wraps(view)
+    def checked(request, *args, **kwargs):
+        try:
+            try:
+                found = authenticate_bearer(request, resource="/v1")
+            except BearerRefused as refused:
+                raise _challenged(exceptions.AuthenticationFailed(refused.description)) from None
+            if found is None:
+                raise _challenged(exceptions.NotAuthenticated())
+            request.user, request.auth = found
+            if refused := scope_refusal(request.auth, request.method):
+                raise exceptions.PermissionDenied(refused)
+            return view(request, *args, **kwargs)
+        except (HubError, Http404, exceptions.APIException) as exc:
+            # Imported here: core.api loads DRF's views, whose settings import this module.
+            from core.api import error_answer
+
+            return error_answer(exc, request)
+
+    return checked
+
+
+def _challenged(exc: exceptions.APIException) -> exceptions.APIException:
+    exc.auth_header = CHALLENGE  # as DRF's dispatch does for a 401: WWW-Authenticate
+    return exc

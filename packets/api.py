@@ -8,12 +8,20 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import NO_CONTENT, error_responses, json_answer, no_content_method
+from core.api import (
+    NO_CONTENT,
+    answered_by_the_url_view,
+    by_method,
+    error_responses,
+    json_answer,
+    no_content_method,
+)
 from core.errors import BadRequest, LengthRequired
 from core.params import body, query
 from core.parsers import read_json_body
 from core.timestamps import rfc3339
 from ltm.protocol.packet import MAX_PACKET_BYTES, PacketError, validate_packet
+from oauth.authentication import bearer_view
 from packets import findings, selectors, services, shares
 from packets.export import export_response
 from packets.serializers import (
@@ -67,12 +75,14 @@ def _read_packet(request) -> dict:
     return packet
 
 
-# The answers of the three hottest calls, as functions of the request (the caller authenticated on
-# it): their views below call them, and so does the lean lane (core.lean, packets.api_urls), which
-# answers these calls without URL resolution or DRF's dispatch.
+# The three hottest calls, push, list and pull, are plain Django views, without DRF's dispatch
+# (which cost them about as much as their own work): bearer_view checks what DRF would, and
+# by_method puts each beside the DRF view that declares it for the OpenAPI description and answers
+# the URL's other methods (packet_collection and packet_item, below).
 
 
-def packet_push_answer(request) -> HttpResponse:
+@bearer_view
+def push_view(request) -> HttpResponse:
     team = _team(request.user, query(PushQuerySerializer, request)["team"])
     packet = _read_packet(request)
     stored = services.packet_push(actor=request.user, packet=packet, team=team)
@@ -82,15 +92,17 @@ def packet_push_answer(request) -> HttpResponse:
     return json_answer({"id": stored.id}, status=201)
 
 
-def packets_list_answer(request) -> HttpResponse:
+@bearer_view
+def list_view(request) -> HttpResponse:
     asked = query(ListQuerySerializer, request)
     packets = selectors.packet_list(viewer=request.user, team_name=asked["team"], limit=asked["limit"])
     # PacketListSerializer describes this answer; it is written directly, the hottest call's
     # rows are too cheap to go through a serializer each.
-    return json_answer({"packets": [packet._asdict() for packet in packets]})
+    return json_answer({"packets": [packet.wire() for packet in packets]})
 
 
-def packet_pull_answer(request, packet_id: str) -> HttpResponse:
+@bearer_view
+def pull_view(request, packet_id: str) -> HttpResponse:
     packet = services.packet_read(viewer=request.user, packet_id=packet_id)
     response = HttpResponse(packet.body, content_type="application/json")
     # Server facts travel in headers: the body must stay exactly the packet.
@@ -120,18 +132,23 @@ def packet_pull_answer(request, packet_id: str) -> HttpResponse:
     ),
 )
 class PacketCollection(APIView):
-    def post(self, request):
-        return packet_push_answer(request)
+    post = answered_by_the_url_view()
+    get = answered_by_the_url_view()
 
-    def get(self, request):
-        return packets_list_answer(request)
+
+packet_collection = by_method(PacketCollection, GET=list_view, POST=push_view)
 
 
 @extend_schema_view(
     get=extend_schema(
         summary="Get a packet",
         operation_id="packets_get",
-        description="The body is exactly the packet as pushed (canonical JSON); server facts travel in headers.",
+        description=(
+            "The body is exactly the packet as pushed (canonical JSON); server facts travel in headers. "
+            "A packet the hub's secret scan holds back from the caller (hub extension) is a 409 with "
+            "`held: true` and its `findings`: only its creator and its team's owner and admins read it "
+            "until the findings are fixed or cleared."
+        ),
         parameters=[
             OpenApiParameter(
                 "X-LTM-Published-At",
@@ -148,15 +165,16 @@ class PacketCollection(APIView):
                 description="the packet's public page; only while it is published",
             ),
         ],
-        responses={200: PacketSerializer, **error_responses(404)},
+        responses={200: PacketSerializer, **error_responses(404, 409)},
     ),
     delete=extend_schema(summary="Delete a packet", responses={204: NO_CONTENT, **error_responses(404)}),
 )
 class PacketItem(APIView):
-    def get(self, request, packet_id):
-        return packet_pull_answer(request, packet_id)
-
+    get = answered_by_the_url_view()
     delete = no_content_method(services.packet_delete)
+
+
+packet_item = by_method(PacketItem, GET=pull_view)
 
 
 @extend_schema_view(
@@ -201,7 +219,8 @@ class PacketThread(APIView):
     get=extend_schema(
         summary="Export packets",
         description=(
-            "Every packet the caller may read (or one team's), streamed. `jsonl`: one packet a line, the "
+            "Every packet the caller may read (or one team's), streamed, but those the hub's secret scan "
+            "holds back from the caller. `jsonl`: one packet a line, the "
             "JSON GET /v1/packets/{id} returns for it; `markdown`: one document, a section per packet, "
             "the packets of a thread together. The header X-LTM-Export-Count says how many packets follow."
         ),
@@ -274,7 +293,7 @@ class PacketSearch(APIView):
             "(`share_outside`, 403 otherwise). 201 with the new share; 200 with the existing one when the "
             "same person already has it from the caller (its note replaced). Unknown username: 404 "
             '`{"error": "no such user"}`; the caller themselves: 400; a packet the caller cannot read: 404. '
-            "Shares per sender are limited (429)."
+            "Attempts per sender are limited, an unknown username's too (429 with Retry-After)."
         ),
         request={"application/json": ShareCreateRequestSerializer},
         responses={

@@ -2,26 +2,29 @@
 
 Every push is scanned (packets.secret_scan) under a policy: the hub's LTM_SECRET_SCAN, made
 stricter by the packet's team if it asks. `refuse` stores nothing and answers 422 with the
-findings; `flag` stores the packet exactly as sent and quarantines it: it may not be published or
-shared (409) until its creator pushes a clean version or the creator or a team admin clears the
-findings with a reason. A finding is a JSON path and a kind, never the secret.
+findings; `flag` stores the packet exactly as sent and quarantines it until its creator pushes a
+clean version or someone who may clear the findings (packets.models.CLEAR: the creator while in
+the packet's team, the team's owner or an admin) clears them with a reason. Meanwhile it may not
+be published or shared (409), a public page it had is taken down (publishing again makes a new
+link), and only those who may clear it read its content: every other reader (a team's member,
+the person it was shared with) is told it is held (HELD, a 409 for a pull) and sees no more of it
+than its id. A finding is a JSON path and a kind, never the secret.
 
 The push stores what this module decides in the push's own statement (packets.services); the
 rest (clearing, the review queue, a rescan of stored packets) is here."""
 
 import json
 
-from celery import current_app
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from core.errors import BadRequest, Conflict, Forbidden, NotFound, Unprocessable
-from packets.models import SCAN_FIELDS, Packet, ScanRun
+from core.outbox import queue_after_commit
+from packets.models import CLEAR, Packet, ScanRun
 from packets.secret_scan import scan_packet
-from teams.events import packet_detail, team_event_record
-from teams.models import SCAN_OFF, SCAN_REFUSE, Membership, Team, TeamEvent, strictest_scan
+from teams.events import packet_detail, packet_events_record, team_event_record
+from teams.models import SCAN_OFF, SCAN_REFUSE, Team, TeamEvent, strictest_scan
 
 REFUSED = "the packet looks like it carries secrets"
 CLEAR_REASON_MAX_LENGTH = 500
@@ -61,6 +64,21 @@ def quarantine_refusal(packet: Packet, doing: str) -> Conflict:
     )
 
 
+class Held(Conflict):
+    """A reader asked for the content of a packet the secret scan holds back from them (HELD)."""
+
+
+def held_refusal(packet_id: str, findings: list[dict]) -> Held:
+    """The 409 for reading a held packet: that it is held, what was found (never the secret) and
+    who may end it; the packet's id alone is named, nothing of its content."""
+    return Held(
+        f"packet {packet_id} is held back by the hub's secret scan, which found {described(findings)}: "
+        "until a version without them is pushed or the findings are cleared, only those who may clear them "
+        "(its creator, and a team packet's owner and admins) can read it",
+        extra={"held": True, "findings": findings},
+    )
+
+
 # A packet's findings, for whoever may read it.
 
 
@@ -88,14 +106,14 @@ def finding_rows(packet: Packet) -> list[dict]:
 
 @transaction.atomic
 def findings_clear(*, actor, packet_id: str, reason) -> Packet:
-    """The creator, or the owner or an admin of the packet's team (CHANGE), vouches for the packet:
+    """The creator, or the owner or an admin of the packet's team (CLEAR), vouches for the packet:
     its findings are cleared with the reason and the quarantine ends. Logged for a team packet."""
     if not isinstance(reason, str) or not reason.strip():
         raise BadRequest("reason is required: why these findings are not secrets (or no longer matter)")
     reason = " ".join(reason.split())
     if len(reason) > CLEAR_REASON_MAX_LENGTH:
         raise BadRequest(f"reason is at most {CLEAR_REASON_MAX_LENGTH} characters; got {len(reason)}")
-    packet = Packet.objects.changeable_by(actor).select_for_update(of=("self",)).filter(pk=packet_id).first()
+    packet = Packet.objects.filter(CLEAR.q(actor)).select_for_update(of=("self",)).filter(pk=packet_id).first()
     if packet is None:
         if Packet.objects.visible_to(actor).filter(pk=packet_id).exists():
             raise Forbidden("only the packet's creator or the team owner (or an admin) can clear its findings")
@@ -122,10 +140,10 @@ def findings_clear(*, actor, packet_id: str, reason) -> Packet:
 
 
 def _queued(viewer):
-    """Quarantined packets the viewer is asked to look at: the ones they pushed, and every one of
-    a team they own or administer."""
-    managed = Membership.objects.filter(user_id=viewer.pk, role__in=Membership.MANAGERS).values("team_id")
-    return Packet.objects.filter(Q(owner_id=viewer.pk) | Q(team_id__in=managed), quarantined=True)
+    """Quarantined packets the viewer is asked to look at: those whose findings they may clear
+    (CLEAR: the ones they pushed, while in the packet's team, and every one of a team they own or
+    administer)."""
+    return Packet.objects.filter(CLEAR.q(viewer), quarantined=True)
 
 
 def review_queue(*, viewer, team: Team | None = None) -> list[Packet]:
@@ -151,10 +169,10 @@ RESCAN_TASK = "packets.scan_tasks.rescan_packets"
 
 
 def scan_run_request(*, team: Team | None = None) -> ScanRun:
-    """Ask for a rescan of every stored packet (or `team`'s) once this transaction commits."""
+    """Ask for a rescan of every stored packet (or `team`'s) once this transaction commits
+    (through the outbox, core.outbox: a process that dies in between does not lose it)."""
     run = ScanRun.objects.create(team=team)
-    task = current_app.signature(RESCAN_TASK, args=(run.pk,))
-    transaction.on_commit(lambda: task.apply_async())
+    queue_after_commit(RESCAN_TASK, args=(run.pk,))
     return run
 
 
@@ -189,12 +207,11 @@ def _rescanned(packet: Packet) -> str | None:
     if scan_policy(packet.team) == SCAN_OFF:
         return None
     found = [finding.as_dict() for finding in scan_packet(json.loads(packet.body))]
-    if found == packet.findings:
+    scanned = packet.record_scan(found, timezone.now())
+    if not scanned:
         return None
-    packet.record_scan(found, timezone.now())
-    packet.save(update_fields=SCAN_FIELDS)
+    packet.save(update_fields=scanned)
     if not found:
         return "unflagged"
-    if packet.team_id is not None:
-        team_event_record(team_id=packet.team_id, actor=None, kind=TeamEvent.PACKET_FLAGGED, **packet_detail(packet))
+    packet_events_record(actor=None, lines=[(TeamEvent.PACKET_FLAGGED, packet.team_id, packet)])
     return "flagged"

@@ -1,13 +1,16 @@
 """The packet, and who may read, change and share one: READ, CHANGE and SHARE below are the one
 statement of each rule, read by the queryset (Packet.objects.visible_to / changeable_by /
 shareable_by) and, for reading and changing, by the SQL fragments of the hot paths that run plain
-SQL. A Share hands one packet to one person, who may then read it (and nothing more)."""
+SQL. A Share hands one packet to one person, who may then read it (and nothing more).
+
+HELD narrows READ while the secret scan quarantines a packet: only those who may clear its
+findings (CLEAR) read its content then; every other reader sees that it is held, not what it says."""
 
 from typing import NamedTuple
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils import timezone
 
 from core.ids import new_id
@@ -18,8 +21,9 @@ ALL_ROLES = tuple(role for role, _ in Membership.ROLES)
 
 class Right(NamedTuple):
     """Who holds a right on a packet: its creator (on their personal packets only, or on the team
-    packets they pushed too), the members of the packet's team whose role is one of `roles`, and
-    (when `shared`) the people it was shared with.
+    packets they pushed too, while they are in the team), the members of the packet's team whose
+    role is one of `roles`, and (when `shared`) the people it was shared with. Leaving a team, or
+    being removed from it, ends every right in it.
 
     Each right is declared here once and read two ways, as a queryset filter (`q`) and as a SQL
     condition for the hot paths that run plain SQL (`sql`), so the two cannot drift apart."""
@@ -29,38 +33,61 @@ class Right(NamedTuple):
     shared: bool = False
 
     def q(self, person) -> Q:
-        mine = Q(owner_id=person.pk) if self.creator_on_team_packets else Q(team__isnull=True, owner_id=person.pk)
-        teams = Membership.objects.filter(user_id=person.pk)
-        if self.roles != ALL_ROLES:
-            teams = teams.filter(role__in=self.roles)
-        held = mine | Q(team_id__in=teams.values("team_id"))
+        granted = Q(team__isnull=True, owner_id=person.pk) | Q(team_id__in=self._teams(person, self.roles))
+        if self.creator_on_team_packets:
+            granted |= Q(owner_id=person.pk, team_id__in=self._teams(person, ALL_ROLES))
         if self.shared:
-            held |= Q(pk__in=Share.objects.filter(recipient_id=person.pk).values("packet_id"))
-        return held
+            granted |= Q(pk__in=Share.objects.filter(recipient_id=person.pk).values("packet_id"))
+        return granted
+
+    @staticmethod
+    def _teams(person, roles):
+        teams = Membership.objects.filter(user_id=person.pk)
+        if roles != ALL_ROLES:
+            teams = teams.filter(role__in=roles)
+        return teams.values("team_id")
 
     def sql(self, alias: str, person) -> tuple[str, list]:
         """(condition, params) on `alias`, a row of the packets table."""
-        mine = f"{alias}.owner_id = %s" if self.creator_on_team_packets else _personal(alias)
-        held, params = f"{mine} OR {alias}.team_id IN ({self.teams_sql()})", [person.pk, person.pk]
+        teams, teams_params = self.teams_sql(person)
+        granted = f"{_personal(alias)} OR {alias}.team_id IN ({teams})"
+        params = [person.pk, *teams_params]
+        if self.creator_on_team_packets:
+            member_of, member_params = teams_sql(ALL_ROLES, person)
+            granted += f" OR ({alias}.owner_id = %s AND {alias}.team_id IN ({member_of}))"
+            params += [person.pk, *member_params]
         if self.shared:
-            held += f" OR {alias}.id IN (SELECT packet_id FROM {Share._meta.db_table} WHERE recipient_id = %s)"
+            granted += f" OR {alias}.id IN (SELECT packet_id FROM {Share._meta.db_table} WHERE recipient_id = %s)"
             params.append(person.pk)
-        return f"({held})", params
+        return f"({granted})", params
 
-    def teams_sql(self) -> str:
-        """SELECT of the teams where the person (its one parameter) holds the right by their role."""
-        sql = f"SELECT team_id FROM {Membership._meta.db_table} WHERE user_id = %s"
-        if self.roles != ALL_ROLES:
-            sql += f" AND role IN ({', '.join(repr(role) for role in self.roles)})"
-        return sql
+    def teams_sql(self, person) -> tuple[str, list]:
+        """(SELECT of the teams where `person` holds the right by their role, params)."""
+        return teams_sql(self.roles, person)
+
+
+def teams_sql(roles: tuple[str, ...], person) -> tuple[str, list]:
+    """(SELECT of the teams where `person` has one of `roles`, params): the roles are parameters
+    too, never text in the SQL."""
+    sql = f"SELECT team_id FROM {Membership._meta.db_table} WHERE user_id = %s"
+    if roles == ALL_ROLES:
+        return sql, [person.pk]
+    return f"{sql} AND role IN ({', '.join(['%s'] * len(roles))})", [person.pk, *roles]
 
 
 # Reading: your personal packets, every packet of a team you are in, whatever your role, and every
-# packet shared with you.
+# packet shared with you (but see HELD).
 READ = Right(creator_on_team_packets=False, roles=ALL_ROLES, shared=True)
-# Changing (delete, publish, unpublish): every packet you pushed, even to a team you have since
-# left, and every packet of a team you own or administer.
+# Changing (delete, publish, unpublish, move): your personal packets; the team packets you pushed,
+# while you are in the team; every packet of a team you own or administer. A member who leaves or
+# is removed changes nothing of the team's any more: what they pushed, its public page too, stays
+# under the control of the team's owner and admins.
 CHANGE = Right(creator_on_team_packets=True, roles=Membership.MANAGERS)
+# Clearing a packet's secret-scan findings, and reading a packet they hold back: as changing it.
+CLEAR = CHANGE
+# What a reader without CLEAR is shown of a held packet instead of its goal (and nothing else of
+# its content: no snippet, no body).
+HELD_GOAL = "held back by the hub's secret scan"
 
 
 def _personal(alias: str) -> str:
@@ -72,8 +99,24 @@ def _personal(alias: str) -> str:
 
 
 def readable_sql(alias: str, viewer) -> tuple[str, list]:
-    """The packets `viewer` may read (READ)."""
+    """The packets `viewer` may read (READ), held ones included: they may know those exist."""
     return READ.sql(alias, viewer)
+
+
+def held_sql(alias: str, viewer) -> tuple[str, list]:
+    """HELD: true on a packet the secret scan quarantines that `viewer` may not clear (CLEAR); of
+    such a packet they may know that it exists and is held, never its content. A packet whose
+    findings were cleared, or that a clean push replaced, is not quarantined."""
+    may_clear, params = CLEAR.sql(alias, viewer)
+    # COALESCE: `team_id IN (...)` is NULL on a personal packet, and NOT NULL would not be true.
+    return f"({alias}.quarantined AND NOT COALESCE({may_clear}, FALSE))", params
+
+
+def content_readable_sql(alias: str, viewer) -> tuple[str, list]:
+    """The packets whose content `viewer` may read: READ, less HELD."""
+    readable, params = READ.sql(alias, viewer)
+    held, held_params = held_sql(alias, viewer)
+    return f"({readable} AND NOT {held})", [*params, *held_params]
 
 
 def changeable_sql(alias: str, actor) -> tuple[str, list]:
@@ -91,11 +134,12 @@ def team_readable_sql(alias: str, viewer, team_name: str) -> tuple[str, list]:
     packets (nothing otherwise). A scalar subquery, so the planner reads that one team's index in
     order."""
     team = f"{alias}_team"  # not `t`: the callers' own queries join the teams table as `t`
+    readable_teams, params = READ.teams_sql(viewer)
     sql = (
         f"{alias}.team_id = (SELECT {team}.id FROM {Team._meta.db_table} {team} "
-        f"WHERE {team}.name = %s AND {team}.id IN ({READ.teams_sql()}))"
+        f"WHERE {team}.name = %s AND {team}.id IN ({readable_teams}))"
     )
-    return sql, [team_name, viewer.pk]
+    return sql, [team_name, *params]
 
 
 def shareable_q(person) -> Q:
@@ -106,14 +150,52 @@ def shareable_q(person) -> Q:
     return Q(team__isnull=True, owner_id=person.pk) | Q(team_id__in=teams.values("team_id"))
 
 
+def held_q(viewer) -> Q:
+    """HELD as a queryset filter (see held_sql)."""
+    return Q(quarantined=True) & ~CLEAR.q(viewer)
+
+
+def held_out(packet):
+    """A packet read with its `held` (HELD for the reader) as a reader without CLEAR may see it:
+    when held, its goal is HELD_GOAL and its other content empty, so that no page, list or answer
+    shows any of it. For reading only: a packet held out is never saved."""
+    packet.held = bool(packet.held)
+    if packet.held:
+        packet.goal, packet.next_step, packet.project, packet.tags, packet.body = HELD_GOAL, "", "", "", ""
+    return packet
+
+
+class _HeldOut(models.query.ModelIterable):
+    """The packets of Packet.objects.with_held, each held out (see held_out)."""
+
+    def __iter__(self):
+        return (held_out(packet) for packet in super().__iter__())
+
+
 class PacketQuerySet(models.QuerySet):
     def visible_to(self, viewer):
-        """The packets `viewer` may read (READ)."""
+        """The packets `viewer` may read (READ), held ones included (see with_held)."""
         return self.filter(READ.q(viewer))
 
+    def content_visible_to(self, viewer):
+        """The packets whose content `viewer` may read: READ, less HELD."""
+        return self.filter(READ.q(viewer)).exclude(held_q(viewer))
+
+    def with_held(self, viewer):
+        """Each packet with `held`, whether the secret scan holds it back from `viewer` (HELD), and
+        held out for them (held_out: a held one's goal is HELD_GOAL)."""
+        packets = self.annotate(held=ExpressionWrapper(held_q(viewer), output_field=BooleanField()))
+        packets._iterable_class = _HeldOut
+        return packets
+
     def changeable_by(self, actor):
-        """The packets `actor` may delete, publish and unpublish (CHANGE)."""
+        """The packets `actor` may delete, publish, unpublish and clear the findings of (CHANGE)."""
         return self.filter(CHANGE.q(actor))
+
+    def movable_by(self, actor):
+        """The packets `actor` may move between scopes: those they created, of what they may
+        change. A team's managers may delete its packets, but not take one out of the team."""
+        return self.filter(CHANGE.q(actor), owner_id=actor.pk)
 
     def shareable_by(self, actor):
         """The packets `actor` may share with a person by name (SHARE)."""
@@ -130,6 +212,8 @@ SCAN_FIELDS = (
     "findings_cleared_at",
     "findings_clear_reason",
 )
+# A packet's public page; quarantine takes it down (Packet.record_scan).
+PAGE_FIELDS = ("public_slug", "published_at")
 
 
 class Packet(models.Model):
@@ -162,8 +246,9 @@ class Packet(models.Model):
     published_at = models.DateTimeField(null=True, blank=True)
     # The hub's secret scan (packets.findings): what it found when the packet was last pushed or
     # rescanned, as [{"path", "kind"}] (never the secret itself). A packet with findings is
-    # quarantined (not published, not shared) until a clean re-push or a cleared finding; a re-push
-    # scans again and forgets the last clearing.
+    # quarantined (not published, not shared, its content read only by those who may clear it:
+    # HELD) until a clean re-push or a cleared finding; a re-push scans again and forgets the last
+    # clearing.
     findings = models.JSONField(default=list, blank=True)
     scanned_at = models.DateTimeField(null=True, blank=True)
     quarantined = models.BooleanField(default=False)
@@ -193,15 +278,20 @@ class Packet(models.Model):
     def __str__(self) -> str:
         return f"{self.id}: {self.goal[:60]}"
 
-    def record_scan(self, findings: list[dict], at) -> None:
-        """A scan's findings: quarantined when there are any, and an earlier clearing forgotten."""
+    def record_scan(self, findings: list[dict], at) -> list[str]:
+        """A scan's findings: quarantined when there are any, an earlier clearing forgotten, and a
+        public page taken down (its link stays dead: publishing again makes a new one). The
+        fields it set, to save. A stored packet (a move, a rescan) whose findings are those it has
+        already is left as it is, a clearing of them included: no field to save. A push's packet is
+        new (not yet saved) and takes every scan."""
+        if not self._state.adding and findings == self.findings:
+            return []
         self.findings, self.scanned_at, self.quarantined = findings, at, bool(findings)
         self.findings_cleared_by, self.findings_cleared_at, self.findings_clear_reason = None, None, ""
-
-    def movable_by(self, actor) -> bool:
-        """Moving between scopes is for the creator only: a team's managers may delete its packets,
-        but not take one out of the team."""
-        return self.owner_id == actor.pk
+        if not findings:
+            return list(SCAN_FIELDS)
+        self.public_slug = self.published_at = None
+        return [*SCAN_FIELDS, *PAGE_FIELDS]
 
     @property
     def tag_list(self) -> list[str]:

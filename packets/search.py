@@ -2,7 +2,7 @@
 
 The index is kept by the database (migrations/0005_search.py): PostgreSQL's stored, weighted
 `search_vector` with a GIN index, SQLite's FTS5 table `packets_search` kept by triggers, in batches
-(migrations/0012_sqlite_search_index_in_batches.py: a search first indexes what waits). A query
+off the push (migrations 0012 and 0013, packets.search_queue: a search first indexes what waits). A query
 uses web-search syntax, parsed once and rebuilt for each database by packets.search_query (an
 alternative with nothing but excluded words is dropped on both, rather than matching nearly
 every packet). Snippets and highlights are made here from the packet's JSON, the same way on
@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 from django.db import connection
 
+from core.sqlite_writers import write_turn
 from core.timestamps import rfc3339
 from ltm.protocol.tool_calls import search_result
-from packets.models import Packet, personal_sql, readable_sql, team_readable_sql
+from packets.models import HELD_GOAL, Packet, held_out, held_sql, personal_sql, readable_sql, team_readable_sql
 from packets.search_query import PACKET_ID, WORD, Query, fts5_query, parse, stem, tsquery_sql
 from packets.shares import shared_by
 from teams.models import Team
@@ -32,7 +33,7 @@ MAX_LIMIT = 100
 
 @dataclass
 class Hit:
-    packet: Packet  # id, created_at, goal, next_step, body, tags, project, owner_id, team_id, public_slug, quarantined
+    packet: Packet  # id, created_at, goal, next_step, body, tags, project, owner_id, team_id, public_slug, quarantined, held
     team: str | None
     score: float  # 0 to 1, higher is better; 1 for a packet named by its id
     snippet: list[tuple[str, bool]]  # (text, is a match) pieces; their texts joined are the snippet
@@ -55,6 +56,7 @@ class Hit:
             snippet=self.snippet_text,
             score=self.score,
             shared_by=self.shared_by,
+            held=self.packet.held,
         )
 
 
@@ -73,14 +75,19 @@ def search_packets(
     those of the team `team_name` (NotFound if the viewer is not in it). `tag` and `project`
     narrow further. A packet id, or 10+ characters that start one, puts that packet first.
 
+    A packet the secret scan holds back from the viewer (HELD) is found by its id only, never by
+    what it says (its words, tags or project), and comes with its goal HELD_GOAL and no snippet.
+
     This is the selector (packets.selectors.packet_text_search is this function)."""
     query = parse(text)
     scope_sql, scope_params = _scope(viewer, team_name=team_name, personal=personal, tag=tag, project=project)
+    held, held_params = held_sql("p", viewer)
     found: dict[str, tuple[Packet, float]] = {}
     if PACKET_ID.fullmatch(text.strip()):
-        for packet in _by_id(text.strip(), scope_sql, scope_params, limit):
-            found[packet.id] = (packet, 1.0)
-    for packet in _by_text(query, scope_sql, scope_params, limit):
+        for packet in _by_id(text.strip(), scope_sql, scope_params, (held, held_params), limit):
+            found[packet.id] = (held_out(packet), 1.0)
+    for packet in _by_text(query, f"{scope_sql} AND NOT {held}", [*scope_params, *held_params], limit):
+        packet.held = False
         found.setdefault(packet.id, (packet, packet.score))
     if not found and team_name is not None:
         team_get_for_member(viewer=viewer, name=team_name)  # nothing found: is it the team's 404?
@@ -92,8 +99,8 @@ def search_packets(
             packet=packet,
             team=packet.team_name,
             score=score,
-            snippet=_snippet(packet, stems),
-            goal=_marked(packet.goal, stems),
+            snippet=[] if packet.held else _snippet(packet, stems),
+            goal=[(HELD_GOAL, False)] if packet.held else _marked(packet.goal, stems),
             shared_by=senders.get(packet.id),
         )
         for packet, score in best
@@ -118,6 +125,9 @@ def _scope(viewer, *, team_name, personal, tag, project) -> tuple[str, list]:
         sql, params = personal_sql("p", viewer)
     else:
         sql, params = readable_sql("p", viewer)
+    if tag.strip() or project.strip():  # they read the content, which a held packet keeps from the viewer
+        held, held_params = held_sql("p", viewer)
+        sql, params = f"{sql} AND NOT {held}", [*params, *held_params]
     if tag.strip():
         # Tags are stored space-padded (" a b "), so a whole tag is a padded substring.
         sql += " AND p.tags LIKE %s ESCAPE '\\'"
@@ -132,20 +142,22 @@ def _like_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def _by_id(prefix: str, scope_sql: str, scope_params: list, limit: int) -> list[Packet]:
-    """Packets whose id is `prefix` or starts with it, the exact one first."""
+def _by_id(prefix: str, scope_sql: str, scope_params: list, held: tuple[str, list], limit: int) -> list[Packet]:
+    """Packets whose id is `prefix` or starts with it, the exact one first, each with `held`."""
     packets, teams = _tables()
     # A range, not LIKE: a prepared statement's generic plan cannot read an index for `LIKE $1`
     # (it scanned all 100,000 packets), but reads one for a range. Ids are ASCII, so every id
     # with the prefix sorts between it and it followed by the last code point. PostgreSQL's
     # pattern operators compare bytes, as the id's pattern index does, whatever the collation.
     at_least, below = ("~>=~", "~<~") if connection.vendor == "postgresql" else (">=", "<")
+    held_condition, held_params = held
     sql = (
-        f"SELECT {_COLUMNS} FROM {packets} p LEFT JOIN {teams} t ON t.id = p.team_id "
+        f"SELECT {_COLUMNS}, {held_condition} AS held FROM {packets} p LEFT JOIN {teams} t ON t.id = p.team_id "
         f"WHERE p.id {at_least} %s AND p.id {below} %s AND {scope_sql} "
         "ORDER BY p.id = %s DESC, p.created_at DESC, p.id DESC LIMIT %s"
     )
-    return list(Packet.objects.raw(sql, [prefix, prefix + "\U0010ffff", *scope_params, prefix, limit]))
+    params = [*held_params, prefix, prefix + "\U0010ffff", *scope_params, prefix, limit]
+    return list(Packet.objects.raw(sql, params))
 
 
 def _by_text(query: Query, scope_sql: str, scope_params: list, limit: int) -> list[Packet]:
@@ -190,12 +202,14 @@ def _by_text(query: Query, scope_sql: str, scope_params: list, limit: int) -> li
 
 
 def _catch_up_sqlite_index() -> None:
-    """Index the packets still waiting for SQLite's search index, so that a search sees every
-    packet pushed before it. Only a search with something waiting writes."""
+    """Index the packets still waiting for SQLite's search index (packets.search_queue indexes them
+    a moment after their push), so that a search sees every packet pushed before it. Only a search
+    with something waiting writes."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT EXISTS (SELECT 1 FROM packets_search_waiting)")
         if cursor.fetchone()[0]:
-            cursor.execute("INSERT INTO packets_search_catch_up (now) VALUES (1)")
+            with write_turn(connection):
+                cursor.execute("INSERT INTO packets_search_catch_up (now) VALUES (1)")
 
 
 # Snippets: the piece of text around the match, and the matched words marked.

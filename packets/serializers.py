@@ -13,7 +13,7 @@ from core.serializers import InstantField
 from ltm.protocol.packet import SUPPORTED_VERSIONS, schema
 from packets import search, selectors, shares
 from packets.export import FORMATS
-from packets.models import SHARE_NOTE_MAX_LENGTH
+from packets.models import HELD_GOAL, SHARE_NOTE_MAX_LENGTH
 
 
 def team_param(description: str) -> TextField:
@@ -101,9 +101,27 @@ class PacketIdSerializer(serializers.Serializer):
     id = serializers.CharField()
 
 
+class HeldField(serializers.BooleanField):
+    """`held`: true, and there only, on a packet the hub's secret scan holds back from the caller
+    (packets.models HELD); absent on every other."""
+
+    def __init__(self, **kwargs):
+        help_text = (
+            f"only on a packet the hub's secret scan holds back from the caller: its goal reads "
+            f'"{HELD_GOAL}" and reading it answers 409 until its findings are fixed or cleared'
+        )
+        super().__init__(required=False, help_text=help_text, **kwargs)
+
+    def get_attribute(self, instance):
+        if not super().get_attribute(instance):
+            raise serializers.SkipField()
+        return True
+
+
 class PacketListItemSerializer(PacketIdSerializer):
     created_at = InstantField()
     goal = serializers.CharField()
+    held = HeldField()
 
 
 class PacketListSerializer(serializers.Serializer):
@@ -134,6 +152,7 @@ class SearchResultSerializer(serializers.Serializer):
     shared_by = serializers.CharField(
         allow_null=True, help_text="who shared the packet with the caller (their name); null when nobody did"
     )
+    held = HeldField(source="packet.held")
 
 
 class SearchResultsSerializer(serializers.Serializer):

@@ -4,6 +4,7 @@ import functools
 import json
 import re
 import secrets
+from contextlib import nullcontext
 from datetime import UTC
 
 from django.db import IntegrityError, connection, transaction
@@ -15,9 +16,10 @@ from core.sqlite_writers import write_turn
 from ltm.protocol.packet import canonical_json, parse_timestamp
 from packets import selectors
 from packets.findings import findings_of_push, quarantine_refusal
-from packets.models import SCAN_FIELDS, Packet, Share, changeable_sql
+from packets.models import PAGE_FIELDS, SCAN_FIELDS, Packet, Share, changeable_sql
+from packets.search_queue import index_soon
 from packets.shares import share_mark_seen, shares_prune
-from teams.events import kind_sql, packet_event_record, packet_events_params, packet_events_sql
+from teams.events import packet_events_record, push_kind
 from teams.models import Team, TeamEvent
 from teams.selectors import is_member
 from teams.services import team_hold
@@ -54,8 +56,9 @@ def packet_push(*, actor, packet: dict, team=None) -> Packet:
     without revealing anything about that packet.
 
     One statement does it (INSERT ... ON CONFLICT DO UPDATE ... WHERE the creator and scope are
-    the same), so a push is one round trip, atomic on its own, and safe against a concurrent push
-    of the same id. A team deleted meanwhile fails the statement's foreign key: 404.
+    the same), so a personal push is one round trip, atomic on its own, and safe against a
+    concurrent push of the same id; a push into a team writes its line of the team's activity log
+    in the same transaction. A team deleted meanwhile fails the statement's foreign key: 404.
     """
     if not PACKET_ID.fullmatch(packet["id"]):
         raise BadRequest(f"{PACKET_ID_RULE}; got {packet['id'][:64]!r}")
@@ -76,7 +79,8 @@ def packet_push(*, actor, packet: dict, team=None) -> Packet:
 
 
 # What a re-push replaces: the packet and what the secret scan says of it (an earlier clearing is
-# forgotten), not its owner, scope or public page.
+# forgotten), not its owner or scope; its public page only when the scan quarantines it, which
+# takes the page down (Packet.record_scan).
 _REPLACED = [
     "ltm_version",
     "created_at",
@@ -93,52 +97,49 @@ _REPLACED = [
 
 def _upsert(packet: Packet, *, actor) -> bool:
     """Insert the packet, or replace the stored one when the same creator pushes it into the same
-    scope, and log a team packet's push; False when the id is taken otherwise."""
+    scope, and log a team packet's push in the same transaction; False when the id is taken
+    otherwise. A personal push logs nothing: its one statement is atomic on its own."""
     fields, sql = _upsert_statement(connection.vendor)
     values = [field.get_db_prep_save(getattr(packet, field.attname), connection) for field in fields]
-    if connection.vendor == "postgresql":
-        values += packet_events_params(actor=actor, at=packet.pushed_at)
-    # SQLite writes the line in a second statement (the two are not one transaction, as for a
-    # delete below), so with several web workers two racing pushes of one new id may both be
-    # logged as pushed.
-    repushed = connection.vendor == "sqlite" and packet.team_id and Packet.objects.filter(pk=packet.pk).exists()
-    with write_turn(connection), connection.cursor() as cursor:
-        cursor.execute(sql, values)
-        if cursor.fetchone() is None:
+    logged = packet.team_id is not None
+    with write_turn(connection), transaction.atomic() if logged else nullcontext():
+        # SQLite has no xmax: its transactions take the write lock when they begin (IMMEDIATE),
+        # so what this read finds is what the upsert meets.
+        existed = logged and connection.vendor == "sqlite" and Packet.objects.filter(pk=packet.pk).exists()
+        with connection.cursor() as cursor:
+            cursor.execute(sql, values)
+            row = cursor.fetchone()
+        if row is None:
             return False
+        if logged:
+            inserted = row[1] if connection.vendor == "postgresql" else not existed
+            kind = push_kind(inserted=inserted, quarantined=packet.quarantined)
+            packet_events_record(actor=actor, lines=[(kind, packet.team_id, packet)])
     if connection.vendor == "sqlite":
-        kind = TeamEvent.PACKET_REPUSHED if repushed else TeamEvent.PACKET_PUSHED
-        kind = TeamEvent.PACKET_FLAGGED if packet.quarantined else kind
-        packet_event_record(actor=actor, kind=kind, packet=packet, team_id=packet.team_id)
+        transaction.on_commit(index_soon)  # the packet waits for the search index: not this push's work
     return True
 
 
 @functools.cache
 def _upsert_statement(vendor: str) -> tuple[list, str]:
     """The fields _upsert writes and its SQL, written once per database vendor (every push runs it).
-    On PostgreSQL the statement also writes a team packet's line of the activity log: flagged when
-    the secret scan quarantined it, else `xmax = 0` tells a row just inserted (pushed) from one
-    replaced (re-pushed)."""
+    On PostgreSQL it also returns whether the row was inserted (`xmax = 0`) rather than replaced,
+    for the kind of a team push's line."""
     fields = [Packet._meta.get_field(name) for name in ["id", "owner", "team", *_REPLACED]]
     table = connection.ops.quote_name(Packet._meta.db_table)
     columns = [connection.ops.quote_name(field.column) for field in fields]
     same_team = "IS NOT DISTINCT FROM" if vendor == "postgresql" else "IS"
     replaced = ", ".join(f"{column} = excluded.{column}" for column in columns[3:])
+    quarantined = connection.ops.quote_name(Packet._meta.get_field("quarantined").column)
+    for name in PAGE_FIELDS:
+        column = connection.ops.quote_name(Packet._meta.get_field(name).column)
+        replaced += f", {column} = CASE WHEN excluded.{quarantined} THEN NULL ELSE {table}.{column} END"
     sql = (
         f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))}) "
         f"ON CONFLICT (id) DO UPDATE SET {replaced} "
         f"WHERE {table}.owner_id = excluded.owner_id AND {table}.team_id {same_team} excluded.team_id "
-        "RETURNING id"
+        f"RETURNING id{', xmax = 0' if vendor == 'postgresql' else ''}"
     )
-    if vendor == "postgresql":
-        kind = (
-            f"CASE WHEN quarantined THEN {kind_sql(TeamEvent.PACKET_FLAGGED)} "
-            f"WHEN inserted THEN {kind_sql(TeamEvent.PACKET_PUSHED)} ELSE {kind_sql(TeamEvent.PACKET_REPUSHED)} END"
-        )
-        sql = (
-            f"WITH pushed AS ({sql}, team_id, goal, quarantined, xmax = 0 AS inserted), "
-            f"logged AS ({packet_events_sql(changed='pushed', kind=kind)}) SELECT id FROM pushed"
-        )
     return fields, sql
 
 
@@ -170,12 +171,12 @@ def _scope_phrase(team) -> str:
 
 
 def _packet_locked_for_move(*, actor, packet_id: str) -> Packet:
-    """The packet, locked, if `actor` may move it. Someone who can see the packet but may not move
-    it gets 403; anyone else 404."""
+    """The packet, locked, if `actor` may move it (Packet.objects.movable_by). Someone who can see
+    the packet but may not move it gets 403; anyone else 404."""
     packet = Packet.objects.select_for_update(of=("self",)).select_related("team").filter(pk=packet_id).first()
     if packet is None:
         raise NotFound("packet not found")
-    if packet.movable_by(actor):
+    if Packet.objects.movable_by(actor).filter(pk=packet_id).exists():
         return packet
     _refuse_change(actor=actor, packet_id=packet_id, refusal="only the packet's creator can move it")
 
@@ -192,50 +193,47 @@ def _refuse_change(*, actor, packet_id: str, refusal: str = CHANGE_REFUSED):
 
 
 # Delete, publish and unpublish are each one conditional statement over the packets `actor` may
-# change (their own, and every packet of a team they own or administer): atomic on its own and
-# one round trip. A team packet's change (and a push) also writes a line of the team's activity
-# log through teams.events: in the same statement on PostgreSQL (a data-modifying WITH), in a
-# second one on SQLite (which has neither that nor concurrent writers).
+# change (CHANGE: their own, while in the packet's team, and every packet of a team they own or
+# administer), and for a team packet a line of the team's activity log (teams.events) in the same
+# transaction.
 
 _PACKETS = Packet._meta.db_table
 
 
-def _changed_and_logged(sql: str, params: list, *, actor, kind: str, fresh_only: bool = False) -> list[Packet]:
-    """Run `sql`, a DELETE or UPDATE of packets ... RETURNING id, team_id, goal (and `fresh`, when
+def _changed_and_logged(
+    sql: str, params: list, *, actor, kind: str, fresh_only: bool = False, first: tuple | None = None
+) -> list[Packet]:
+    """Run `sql`, a DELETE or UPDATE of packets ... RETURNING id, team_id, goal, quarantined (and `fresh`, when
     `fresh_only`: log only the rows where it is true), and log `kind` for each team packet it
-    changed. Returns the changed rows."""
-    if connection.vendor == "postgresql":
-        logged = "fresh" if fresh_only else "TRUE"
-        sql = (
-            f"WITH changed AS ({sql}), "
-            f"logged AS ({packet_events_sql(changed='changed', kind=kind_sql(kind), where=logged)}) "
-            "SELECT * FROM changed"
-        )
-        return list(Packet.objects.raw(sql, [*params, *packet_events_params(actor=actor, at=timezone.now())]))
-    changed = list(Packet.objects.raw(sql, params))
-    for packet in changed:
-        if not fresh_only or packet.fresh:
-            packet_event_record(actor=actor, kind=kind, packet=packet, team_id=packet.team_id)
+    changed, in one transaction, after `first` (sql, params) if given. Returns the changed rows."""
+    with transaction.atomic():
+        if first is not None:
+            with connection.cursor() as cursor:
+                cursor.execute(*first)
+        changed = list(Packet.objects.raw(sql, params))
+        lines = [(kind, packet.team_id, packet) for packet in changed if not fresh_only or packet.fresh]
+        packet_events_record(actor=actor, lines=lines)
     return changed
 
 
 def packet_delete(*, actor, packet_id: str) -> None:
     """Delete the packet and its shares. On PostgreSQL the database deletes the shares with the
     packet (migration 0010); SQLite does not, so they go first, in a statement of their own."""
-    # QuerySet.delete() would wrap the one DELETE in a transaction (two more round trips).
+    # Plain SQL: QuerySet.delete() would read the packet and its shares before deleting them.
     may_change, params = changeable_sql(_PACKETS, actor)
+    shares_first = None
     if connection.vendor == "sqlite":
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"DELETE FROM {Share._meta.db_table} WHERE packet_id IN "
-                f"(SELECT id FROM {_PACKETS} WHERE id = %s AND {may_change})",
-                [packet_id, *params],
-            )
+        shares_first = (
+            f"DELETE FROM {Share._meta.db_table} WHERE packet_id IN "
+            f"(SELECT id FROM {_PACKETS} WHERE id = %s AND {may_change})",
+            [packet_id, *params],
+        )
     deleted = _changed_and_logged(
-        f"DELETE FROM {_PACKETS} WHERE id = %s AND {may_change} RETURNING id, team_id, goal",
+        f"DELETE FROM {_PACKETS} WHERE id = %s AND {may_change} RETURNING id, team_id, goal, quarantined",
         [packet_id, *params],
         actor=actor,
         kind=TeamEvent.PACKET_DELETED,
+        first=shares_first,
     )
     if not deleted:
         _refuse_change(actor=actor, packet_id=packet_id)
@@ -252,32 +250,16 @@ def packet_move(*, actor, packet_id: str, team) -> Packet:
         raise NotFound("team not found")
     before = packet.team_id
     packet.team = team
-    scanned = _scanned_for(packet, team=team)  # the new place's policy: 422 when it refuses
+    # Scanned under the new place's policy, as a push there would be (422 when it refuses).
+    findings = findings_of_push(json.loads(packet.body), team=team)
+    scanned = [] if findings is None else packet.record_scan(findings, timezone.now())
     packet.save(update_fields=["team", *scanned])
     if before != packet.team_id:
-        packet_event_record(actor=actor, kind=TeamEvent.PACKET_MOVED_OUT, packet=packet, team_id=before)
-        packet_event_record(actor=actor, kind=TeamEvent.PACKET_MOVED_IN, packet=packet, team_id=packet.team_id)
+        moved = [(TeamEvent.PACKET_MOVED_OUT, before, packet), (TeamEvent.PACKET_MOVED_IN, packet.team_id, packet)]
+        packet_events_record(actor=actor, lines=moved)
         # A share its sender may no longer make ends (logged where the packet was).
         shares_prune(packet_ids=[packet.pk], actor=actor, left_team_id=before)
     return packet
-
-
-def _scanned_for(packet: Packet, *, team) -> list[str]:
-    """Scan a packet moving to `team` (or personal) under that place's policy, as a push there
-    would; the fields that changed (the findings, when they differ from those stored)."""
-    findings = findings_of_push(json.loads(packet.body), team=team)
-    if findings is None or findings == packet.findings:
-        return []
-    packet.findings, packet.scanned_at, packet.quarantined = findings, timezone.now(), bool(findings)
-    packet.findings_cleared_by, packet.findings_cleared_at, packet.findings_clear_reason = None, None, ""
-    return [
-        "findings",
-        "scanned_at",
-        "quarantined",
-        "findings_cleared_by",
-        "findings_cleared_at",
-        "findings_clear_reason",
-    ]
 
 
 def _new_public_slug() -> str:
@@ -288,13 +270,14 @@ def _new_public_slug() -> str:
 def packet_publish(*, actor, packet_id: str) -> Packet:
     """Give the packet a public page (same rights as delete). Publishing a published packet
     keeps its slug, so the URL already shared stays the same (and writes no log line). A packet
-    the secret scan quarantined is refused (409, naming the findings)."""
+    the secret scan quarantined is refused (409, naming the findings); quarantine took down any
+    page it had, so publishing once it ends makes a new URL."""
     now = timezone.now()
     may_change, params = changeable_sql(_PACKETS, actor)
     published = _changed_and_logged(
         f"UPDATE {_PACKETS} SET public_slug = COALESCE(public_slug, %s), published_at = COALESCE(published_at, %s) "
         f"WHERE id = %s AND NOT quarantined AND {may_change} "
-        "RETURNING id, team_id, goal, public_slug, published_at, published_at = %s AS fresh",
+        "RETURNING id, team_id, goal, quarantined, public_slug, published_at, published_at = %s AS fresh",
         [_new_public_slug(), now, packet_id, *params, now],
         actor=actor,
         kind=TeamEvent.PACKET_PUBLISHED,
@@ -314,7 +297,7 @@ def packet_unpublish(*, actor, packet_id: str) -> None:
     may_change, params = changeable_sql(_PACKETS, actor)
     unpublished = _changed_and_logged(
         f"UPDATE {_PACKETS} SET public_slug = NULL, published_at = NULL "
-        f"WHERE id = %s AND public_slug IS NOT NULL AND {may_change} RETURNING id, team_id, goal",
+        f"WHERE id = %s AND public_slug IS NOT NULL AND {may_change} RETURNING id, team_id, goal, quarantined",
         [packet_id, *params],
         actor=actor,
         kind=TeamEvent.PACKET_UNPUBLISHED,

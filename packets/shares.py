@@ -5,11 +5,13 @@ activity log.
 
 Every surface (the wire API, the dashboard, /mcp and `ltm mcp` through it) calls these."""
 
+import math
 from collections.abc import Callable
 
 from allauth.core import ratelimit
-from celery import current_app
+from allauth.core.internal.ratelimit import get_rates
 from django.db import transaction
+from django.db.models import Prefetch
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
@@ -17,6 +19,7 @@ from django.utils import timezone
 from accounts.models import User
 from core.errors import BadRequest, Forbidden, NotFound, TooManyRequests
 from core.links import external_url
+from core.outbox import queue_after_commit
 from packets.findings import quarantine_refusal
 from packets.models import SHARE_NOTE_MAX_LENGTH, Packet, Share
 from teams.events import packet_detail, person_detail, team_event_record
@@ -42,12 +45,18 @@ def _note(note) -> str:
     return note
 
 
-def _recipient(username) -> User:
-    """The active person with this username (letter case aside, as sign-in reads it)."""
-    if not isinstance(username, str) or not username.strip():
+def _recipient(*, actor, to) -> User:
+    """The active person named `to` (letter case aside, as sign-in reads it), for `actor` to share
+    with: the one place a person is looked up by name. Whether the name is known shows in the
+    answer (404), so every attempt counts against the sender's limit before the lookup, known or
+    not, and the lookup is the same one query either way: a sender learns at most one name per
+    counted attempt, and nothing from how long the answer took."""
+    if not isinstance(to, str) or not to.strip():
         raise BadRequest("to is required: the username of the person to share with")
-    found = list(User.objects.filter(username__iexact=username.strip(), is_active=True)[:2])
-    exact = [user for user in found if user.username == username.strip()]
+    name = to.strip()
+    _count_against_limit(actor)
+    found = list(User.objects.filter(username__iexact=name, is_active=True)[:2])
+    exact = [user for user in found if user.username == name]
     if len(exact) == 1 or len(found) == 1:
         return (exact or found)[0]
     raise NotFound(NO_SUCH_USER)
@@ -96,9 +105,14 @@ def _shareable(*, actor, packet_id: str) -> Packet:
 
 
 def _count_against_limit(actor) -> None:
-    """Shares a sender makes are limited (ACCOUNT_RATE_LIMITS["packet_share"], per person)."""
+    """Names a sender tries to share with are limited (ACCOUNT_RATE_LIMITS["packet_share"], per
+    person, counted in the cache every web process shares). Past it, 429 with Retry-After: the
+    length of the limit's window, the longest a count stays in it."""
     if not ratelimit.consume(HttpRequest(), action="packet_share", user=actor):
-        raise TooManyRequests("too many shares in the last hour; wait a while, then share again")
+        window = max(rate.duration for rate in get_rates(app="allauth.account", action="packet_share"))
+        raise TooManyRequests(
+            "too many shares in the last hour; wait a while, then share again", retry_after=math.ceil(window)
+        )
 
 
 def packet_page_link(request) -> Callable[[str], str]:
@@ -117,10 +131,9 @@ def share_create(
     it the mail links to LTM_EXTERNAL_URL's page of the packet, or to none."""
     note = _note(note)
     packet = _shareable(actor=actor, packet_id=packet_id)
-    recipient = _recipient(to)
+    recipient = _recipient(actor=actor, to=to)
     if recipient.pk == actor.pk:
         raise BadRequest("you cannot share a packet with yourself")
-    _count_against_limit(actor)
     share, created = Share.objects.get_or_create(
         packet=packet, sender=actor, recipient=recipient, defaults={"note": note}
     )
@@ -142,11 +155,11 @@ def _log(*, actor, kind: str, share: Share, team_id=None) -> None:
 
 
 def _mail_after_commit(share: Share, url: str | None) -> None:
-    """Queue the recipient's mail once the share is committed (a worker must find it). A broker
-    that is away does not fail the share; the inbox shows it anyway. The task is named, not
-    imported: packets.tasks calls this module's selectors."""
-    mail = current_app.signature(SEND_SHARE_MAIL_TASK, args=(share.pk, url))
-    transaction.on_commit(lambda: mail.apply_async(retry=False), robust=True)
+    """Queue the recipient's mail once the share is committed (a worker must find it), through the
+    outbox (core.outbox), which a process dying in between does not lose. A broker that is away
+    does not fail the share (the outbox's sweep sends it later); the inbox shows it anyway. The
+    task is named, not imported: packets.tasks calls this module's selectors."""
+    queue_after_commit(SEND_SHARE_MAIL_TASK, args=(share.pk, url))
 
 
 @transaction.atomic
@@ -196,9 +209,11 @@ def share_mark_seen(*, viewer, packet_id: str) -> None:
 
 
 def shares_list(*, viewer, direction: str = IN, limit: int = DEFAULT_LIMIT) -> list[Share]:
-    """What was shared with the viewer (IN, the inbox) or by them (OUT), newest first."""
+    """What was shared with the viewer (IN, the inbox) or by them (OUT), newest first; a packet the
+    secret scan holds back from the viewer held out (packets.models.held_out)."""
     mine = {"recipient_id": viewer.pk} if direction == IN else {"sender_id": viewer.pk}
-    shares = Share.objects.filter(**mine).select_related("packet", "sender", "recipient")
+    shares = Share.objects.filter(**mine).select_related("sender", "recipient")
+    shares = shares.prefetch_related(Prefetch("packet", queryset=Packet.objects.with_held(viewer)))
     return list(shares.order_by("-created_at", "-id")[:limit])
 
 
@@ -225,7 +240,12 @@ def shares_received(*, viewer, packet_id: str) -> list[Share]:
 def share_for_mail(*, share_id: str) -> Share | None:
     """The share a mail is about, if it still stands and its recipient wants share mails (the
     task asks when it runs, not when it was queued, and looks for a verified address itself)."""
-    share = Share.objects.select_related("packet", "sender", "recipient").filter(pk=share_id).first()
+    share = Share.objects.select_related("sender", "recipient").filter(pk=share_id).first()
     if share is None or not share.recipient.share_mail:
         return None
+    # Quarantined since it was shared: the mail names it as the recipient may read it (held out).
+    packet = Packet.objects.with_held(share.recipient).filter(pk=share.packet_id).first()
+    if packet is None:  # deleted meanwhile, and the share with it
+        return None
+    share.packet = packet
     return share

@@ -96,7 +96,10 @@ def _read_packet(request, packet_id):
 
 @login_required
 def packet_detail(request, packet_id):
-    packet = _read_packet(request, packet_id)
+    try:
+        packet = _read_packet(request, packet_id)
+    except findings.Held:
+        return _held_page(request, packet_id)
     data = json.loads(packet.body)
     parent, children = selectors.packet_visible_chain(viewer=request.user, packet=packet)
     rights = selectors.packet_viewer_rights(viewer=request.user, packet=packet)
@@ -124,6 +127,18 @@ def packet_detail(request, packet_id):
         "clear_reason_max": findings.CLEAR_REASON_MAX_LENGTH,
     }
     return render(request, "packets/detail.html", context)
+
+
+def _held_page(request, packet_id):
+    """The page of a packet the secret scan holds back from the viewer (HELD): that it is held,
+    what was found (never the secret) and who may end it; nothing of its content. A 409, as a pull."""
+    packet = _visible_packet(request, packet_id, read=selectors.packet_held_heading)
+    context = {
+        "record": packet,
+        "scan": {"findings": _visible_packet(request, packet_id, read=findings.findings_list)},
+        "shares_received": shares.shares_received(viewer=request.user, packet_id=packet_id),
+    }
+    return render(request, "packets/held.html", context, status=409)
 
 
 def _scan_report(request, packet: Packet) -> dict | None:
@@ -224,7 +239,10 @@ def _team_asked(request):
 
 @login_required
 def packet_download(request, packet_id):
-    packet = _read_packet(request, packet_id)
+    try:
+        packet = _read_packet(request, packet_id)
+    except findings.Held:
+        return _held_page(request, packet_id)
     response = HttpResponse(packet.body, content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="ltm-{packet.id}.json"'
     return response
@@ -232,14 +250,16 @@ def packet_download(request, packet_id):
 
 def _from_packet_page(request, packet_id):
     """Where a packet's actions start: its page. Publishing, which asks nothing, leaves the rights
-    to the service (a creator who left the team may still publish what they pushed there)."""
+    to the service."""
     return _detail_url(packet_id), {"packet_id": packet_id}
 
 
 def _from_visible_packet(request, packet_id):
     """As `_from_packet_page`, for the actions with a question or a form: someone else's packet is a
-    404 before either."""
-    _visible_packet(request, packet_id)
+    404 before either (one the secret scan holds back from the viewer is not: the service says
+    what they may do with it)."""
+    if not selectors.packet_known(viewer=request.user, packet_id=packet_id):
+        raise Http404("packet not found")
     return _from_packet_page(request, packet_id)
 
 
@@ -321,7 +341,7 @@ def packet_share(request, packet_id):
 def packet_findings_clear(request, packet_id):
     """Vouch for what the secret scan found (the reason is required): the service decides who may."""
     findings.findings_clear(actor=request.user, packet_id=packet_id, reason=request.POST.get("reason", ""))
-    return "Findings cleared: the packet may be published and shared again."
+    return "Findings cleared: everyone who may read the packet can read it again, and it may be published and shared."
 
 
 def _detail_url(packet_id) -> str:

@@ -1,12 +1,17 @@
-"""The team's activity log has one writer: this module.
+"""The team's activity log has one writer: this module, which writes every line one way, an
+INSERT inside the transaction of the change it records, on either database. A change and its line
+commit together or not at all: a line that cannot be written undoes its change, and a change
+rolled back leaves no line.
 
 A line says who did what (`actor` and the name they had then) and what it was about (`detail`).
-Team changes write their line with `team_event_record`, inside the caller's transaction. A
-packet change on PostgreSQL writes its line in the same statement as the change, with a
-data-modifying WITH built by `packet_events_sql`, so a push, a delete or a publish stays one
-round trip; on SQLite (no data-modifying WITH, no concurrent writers) the same line is written
-by `team_event_record` right after. Both take the detail from `packet_detail`'s declaration.
+Team changes write theirs with `team_event_record`; changes to packets with
+`packet_events_record`, given the packets the change returned, each named by `packet_detail`. The
+kind of a push's line is `push_kind`'s.
 """
+
+import functools
+
+from django.db import connection
 
 from teams.models import TeamEvent
 
@@ -14,16 +19,31 @@ from teams.models import TeamEvent
 GOAL_CHARS = 200
 
 
-def team_event_record(*, team_id: str, actor, kind: str, **detail) -> TeamEvent:
+def team_event_record(*, team_id: str, actor, kind: str, **detail) -> None:
     """Append a line to the team's activity log (inside the caller's transaction). `actor` may be
     None (nobody in particular); their name is kept for when the person is gone."""
-    return TeamEvent.objects.create(
-        team_id=team_id,
-        actor=actor,
-        actor_name=actor.display_name if actor is not None else "",
-        kind=kind,
-        detail=detail,
-    )
+    _write([_line(team_id=team_id, actor=actor, kind=kind, detail=detail)])
+
+
+def packet_events_record(*, actor, lines) -> None:
+    """The lines of a change to packets, one INSERT for them all (inside the caller's transaction):
+    `lines` are (kind, team_id, packet), `team_id` the team whose log it goes to (where the packet
+    is, or was for a move out); a personal packet (None) writes nothing."""
+    events = [
+        _line(team_id=team_id, actor=actor, kind=kind, detail=packet_detail(packet))
+        for kind, team_id, packet in lines
+        if team_id is not None
+    ]
+    if events:
+        _write(events)
+
+
+def push_kind(*, inserted: bool, quarantined: bool) -> str:
+    """The line of a push: flagged when the secret scan quarantined the packet, else pushed (a new
+    packet) or re-pushed (one its creator replaced)."""
+    if quarantined:
+        return TeamEvent.PACKET_FLAGGED
+    return TeamEvent.PACKET_PUSHED if inserted else TeamEvent.PACKET_REPUSHED
 
 
 def person_detail(user) -> dict:
@@ -32,35 +52,43 @@ def person_detail(user) -> dict:
 
 
 def packet_detail(packet) -> dict:
-    """How a line names a packet: its id and the start of its goal."""
-    return {"packet_id": packet.pk, "goal": packet.goal[:GOAL_CHARS]}
+    """How a line names a packet: its id and the start of its goal; a packet the secret scan
+    quarantines by its id alone (what it found may be in the goal, and every member reads the log)."""
+    return {"packet_id": packet.pk, "goal": "" if getattr(packet, "quarantined", False) else packet.goal[:GOAL_CHARS]}
 
 
-def packet_event_record(*, actor, kind: str, packet, team_id) -> None:
-    """The line for a change to a packet of team `team_id` (nothing for a personal packet)."""
-    if team_id is not None:
-        team_event_record(team_id=team_id, actor=actor, kind=kind, **packet_detail(packet))
-
-
-def kind_sql(kind: str) -> str:
-    """A kind of line as an SQL literal (kinds are the log's own constants, never input)."""
-    if kind not in dict(TeamEvent.KINDS):
-        raise ValueError(f"not a kind of activity line: {kind!r}")
-    return f"'{kind}'"
-
-
-def packet_events_sql(*, changed: str, kind: str, where: str = "TRUE") -> str:
-    """PostgreSQL: an INSERT of one line per team packet in the WITH query `changed` (its columns
-    id, team_id and goal) for which `where` holds. `kind` is an SQL expression (see kind_sql).
-    Its parameters are `packet_events_params`."""
-    return (
-        f"INSERT INTO {TeamEvent._meta.db_table} (team_id, actor_id, actor_name, kind, detail, created_at) "
-        f"SELECT team_id, %s, %s, {kind}, "
-        f"jsonb_build_object('packet_id', id, 'goal', left(goal, {GOAL_CHARS})), %s "
-        f"FROM {changed} WHERE team_id IS NOT NULL AND ({where})"
+def _line(*, team_id, actor, kind: str, detail: dict) -> TeamEvent:
+    return TeamEvent(
+        team_id=team_id,
+        actor=actor,
+        actor_name=actor.display_name if actor is not None else "",
+        kind=kind,
+        detail=detail,
     )
 
 
-def packet_events_params(*, actor, at) -> list:
-    """The parameters of `packet_events_sql`, in its order: who, the name they have now, when."""
-    return [actor.pk, actor.display_name, at]
+def _write(events: list[TeamEvent]) -> None:
+    """The one way a line is written: one INSERT of the lines, their values as the model's fields
+    store them. Outside a transaction a line could outlive a change rolled back (or the change
+    could outlive it): refused."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("a line of the team's activity log is written inside the transaction of its change")
+    fields, sql = _insert_statement(connection.vendor, len(events))
+    values = [field.get_db_prep_save(getattr(event, field.attname), connection) for event in events for field in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+
+
+@functools.cache
+def _insert_statement(vendor: str, lines: int) -> tuple[list, str]:
+    """The fields _write stores and its INSERT of `lines` lines, written once per process (a push
+    into a team runs it; bulk_create would build it again each time)."""
+    fields = [
+        TeamEvent._meta.get_field(name) for name in ("team", "actor", "actor_name", "kind", "detail", "created_at")
+    ]
+    row = f"({', '.join(['%s'] * len(fields))})"
+    columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
+    return (
+        fields,
+        f"INSERT INTO {connection.ops.quote_name(TeamEvent._meta.db_table)} ({columns}) VALUES {', '.join([row] * lines)}",
+    )

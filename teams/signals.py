@@ -7,3 +7,9 @@ from django.dispatch import Signal
 # leaves or is removed, or the team stops allowing it. Receivers end what no longer holds
 # (packets.shares.shares_prune). Arguments: team_id, actor (who narrowed it).
 sharing_narrowed = Signal()
+
+# Sent by a team's pages to learn which of the packets its activity log names the viewer may still
+# read, so that those lines link to them (packets.selectors.packet_ids_readable answers, by the
+# packets' read rule). Arguments: viewer, packet_ids. Each receiver returns a set of those ids;
+# without one, no line links.
+packets_readable = Signal()

@@ -20,6 +20,7 @@ from core.errors import BadRequest, Gone, HubError, NotFound
 from teams import selectors, services
 from teams.forms import TeamActivityForm, TeamCreateForm
 from teams.models import SCAN_FLAG, SCAN_LEVELS, SCAN_OFF, SCAN_REFUSE, Membership, TeamEvent, strictest_scan
+from teams.signals import packets_readable
 
 # How many lines of the activity log the team's page shows, and a page of the log.
 RECENT_EVENTS = 8
@@ -81,7 +82,7 @@ def _team_page(request, team, *, new_invite: dict | None = None, status: int = 2
         "offered_to_me": team.transfer_to_id == request.user.pk,
         "transfer_to": team.transfer_to if team.transfer_to_id else None,
         "events": _with_packet_links(
-            request.user, team, selectors.team_events(viewer=request.user, team=team, limit=RECENT_EVENTS)
+            request.user, selectors.team_events(viewer=request.user, team=team, limit=RECENT_EVENTS)
         ),
         "new_invite": new_invite,
         "secret_scan": _secret_scan(team),
@@ -116,17 +117,16 @@ def _may_remove(role: str, member: Membership, viewer) -> bool:
     return services.membership_removal_refusal(actor_role=role, member_role=member.role) is None
 
 
-def _with_packet_links(viewer, team, events: list) -> list:
+def _with_packet_links(viewer, events: list) -> list:
     """Mark the lines whose packet the viewer can still read (`event.packet_readable`), so that
     they link to it; a deleted packet, or one moved where the viewer cannot follow, stays text.
-    One query for the whole page, whatever its length. Teams sits below packets (.importlinter),
-    so the Packet model is reached through the team's reverse relation rather than imported, and
-    asked with its own read rule (`visible_to`)."""
+    One query for the whole page, whatever its length. Teams sits below packets (.importlinter):
+    it asks through its `packets_readable` signal, which packets answers with its read rule."""
     packet_ids = {event.detail.get("packet_id") for event in events if event.detail} - {None}
     readable = set()
     if packet_ids:
-        packets = team.packets.model.objects.visible_to(viewer)
-        readable = set(packets.filter(pk__in=packet_ids).values_list("pk", flat=True))
+        for _receiver, ids in packets_readable.send(sender=None, viewer=viewer, packet_ids=packet_ids):
+            readable |= ids
     for event in events:
         event.packet_readable = bool(event.detail) and event.detail.get("packet_id") in readable
     return events
@@ -312,7 +312,7 @@ def team_activity(request, name):
     older = events[EVENTS_PER_PAGE - 1].id if len(events) > EVENTS_PER_PAGE else None
     context = {
         "team": team,
-        "events": _with_packet_links(request.user, team, events[:EVENTS_PER_PAGE]),
+        "events": _with_packet_links(request.user, events[:EVENTS_PER_PAGE]),
         "kinds": TeamEvent.KINDS,
         "kind": query["kind"],
         "older": older,

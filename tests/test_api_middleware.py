@@ -1,18 +1,20 @@
 """The wire API runs its own middleware list (settings.API_MIDDLEWARE, core.middleware.ApiMiddleware):
 a request for /v1 runs that list and nothing else of MIDDLEWARE; pages, the pages under /v1
-among them, run the whole of MIDDLEWARE. What the API keeps: its security headers, the host
-check, bearer authentication checked against the database on every request."""
+among them, run the whole of MIDDLEWARE. The API's chain is built as Django builds its own, with
+no setting assigned. What the API keeps: its security headers, the host check, bearer
+authentication checked against the database on every request."""
 
 import re
 
 import pytest
 from django.conf import settings
-from django.test import Client
+from django.http import HttpResponse
+from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.utils.module_loading import import_string
 
 from accounts.services import api_token_revoke
-from core.middleware import is_api_path
+from core.middleware import ApiHandler, is_api_path
 from core.testing import ApiClient, signed_in
 from packets.testing import push_packet
 from teams.testing import make_invite, make_team
@@ -80,6 +82,55 @@ def test_the_pages_under_v1_run_every_middleware(ran, alice, page):
     response = Client().get(path)
     assert response.status_code == 200 and response["Content-Type"].startswith("text/html")
     assert ran == set(settings.MIDDLEWARE)
+
+
+def test_the_api_list_is_built_without_assigning_a_setting(monkeypatch):
+    """Django's loader reads settings.MIDDLEWARE only; the API's chain is built beside it, so a
+    handler built at the same time (a test client in another thread) never meets another list."""
+    assigned = []
+    assign = type(settings).__setattr__
+
+    def noted(holder, name, value):
+        assigned.append(name)
+        assign(holder, name, value)
+
+    monkeypatch.setattr(type(settings), "__setattr__", noted)
+    ApiHandler()
+    assert assigned == []
+
+
+class NotesItsHooks:
+    """A middleware with the hooks Django's loader hands to the handler rather than chaining."""
+
+    seen = []
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view, args, kwargs):
+        self.seen.append(("view", view.cls.__name__))
+
+    def process_exception(self, request, exception):
+        self.seen.append(("exception", type(exception).__name__))
+        return HttpResponse(status=418)
+
+
+def test_the_api_list_runs_each_hook_as_djangos_own_list_would(alice, make_token, monkeypatch):
+    token = make_token(alice)
+    packet = push_packet(alice)
+
+    def fails(**kwargs):
+        raise RuntimeError("a bug in the service")
+
+    with override_settings(API_MIDDLEWARE=[*settings.API_MIDDLEWARE, f"{__name__}.NotesItsHooks"]):
+        api = ApiClient(token)
+        assert api.get("/v1/healthz").status_code == 200
+        monkeypatch.setattr("packets.services.packet_read", fails)
+        assert api.get(f"/v1/packets/{packet.id}").status_code == 418
+    assert NotesItsHooks.seen == [("view", "Healthz"), ("view", "PacketItem"), ("exception", "RuntimeError")]
 
 
 def _routes(patterns, prefix=""):

@@ -3,7 +3,7 @@ missing page with its technical 404 (a yellow page listing the URL patterns, no 
 development settings answer with the hub's own 404 page instead, and keep DEBUG's other help."""
 
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
 
 from core.testing import signed_in
 from hub.settings import local
@@ -12,10 +12,10 @@ TECHNICAL_404 = "Using the URLconf"
 
 
 @pytest.fixture
-def development(settings):
+def development():
     """The development settings' answer to a missing page: DEBUG and their MIDDLEWARE."""
-    settings.DEBUG = True
-    settings.MIDDLEWARE = local.MIDDLEWARE
+    with override_settings(DEBUG=True, MIDDLEWARE=local.MIDDLEWARE):
+        yield
 
 
 def test_the_development_settings_run_with_debug_and_the_hubs_404():

@@ -57,6 +57,19 @@ PRIVATE_USES = {
         "django-csp's per-response policy update, what csp.decorators.csp_update sets: the consent "
         "page's form-action names the client's origin (test_django_csp_*)"
     ),
+    "core/middleware.py:ApiHandler._get_response": (
+        "django BaseHandler._get_response, what load_middleware wraps in the middleware: the wire "
+        "API's own chain is built around it (test_django_handler_*)"
+    ),
+    "core/middleware.py:ApiHandler._view_middleware": (
+        "django BaseHandler's list of process_view hooks, which _get_response runs (test_django_handler_*)"
+    ),
+    "core/middleware.py:ApiHandler._template_response_middleware": (
+        "django BaseHandler's list of process_template_response hooks (test_django_handler_*)"
+    ),
+    "core/middleware.py:ApiHandler._exception_middleware": (
+        "django BaseHandler's list of process_exception hooks (test_django_handler_*)"
+    ),
 }
 # Underscore names that are public API: Django documents Model._meta and Model._state,
 # namedtuple documents _replace, _asdict, _fields and _make.
@@ -77,9 +90,11 @@ def pinned_version(distribution: str) -> str:
 PINNED_FOR = {
     "psycopg": "core.postgresql.BoundedConnection overrides Connection.wait and catches errors._WaitTimeout",
     "Django": "accounts.sessions.SessionStore drops unknown keys through SessionBase._session_key; "
-    "core.postgresql.DatabaseWrapper.get_new_connection stands in for Django's",
+    "core.postgresql.DatabaseWrapper.get_new_connection stands in for Django's; "
+    "core.middleware.ApiHandler builds a chain as BaseHandler.load_middleware does",
     "django-redis": "core.cache.FailOpenRedisCache wraps RedisCache.client and overrides add",
-    "django-allauth": "core.cache.is_rate_limit_lock recognises allauth's internal rate-limit lock key",
+    "django-allauth": "core.cache.is_rate_limit_lock recognises allauth's internal rate-limit lock key; "
+    "packets.shares reads the share limit's window through allauth.core.internal.ratelimit.get_rates",
     "django-oauth-toolkit": "oauth.client_views calls _authenticate_registration_request; "
     "oauth.apps replaces Application.get_allowed_schemes",
     "django-csp": "oauth.client_views sets response._csp_update",
@@ -280,6 +295,57 @@ def test_django_session_async_reads_by_digest_too():
     unknown = SessionStore("b" * 32)
     assert run(unknown.aload) == {}
     assert unknown.session_key is None, SESSION_WHY + "aload kept a made-up key"
+
+
+# --- Django's handler: core/middleware.py ------------------------------------------------------
+
+HANDLER_WHY = (
+    "core.middleware.ApiHandler builds the wire API's middleware chain (settings.API_MIDDLEWARE) as "
+    "BaseHandler.load_middleware builds MIDDLEWARE's, around _get_response and its hook lists: "
+)
+
+
+class EveryHook:
+    """A middleware with each hook Django's loader hands to the handler rather than chaining."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view, args, kwargs):
+        return None
+
+    def process_template_response(self, request, response):
+        return response
+
+    def process_exception(self, request, exception):
+        return None
+
+
+def test_django_handler_loads_middleware_into_the_lists_the_api_handler_fills():
+    from django.core.handlers.base import BaseHandler
+    from django.test import override_settings
+
+    from core.middleware import ApiHandler
+
+    path = f"{__name__}.EveryHook"
+    django = BaseHandler()
+    with override_settings(MIDDLEWARE=[path], API_MIDDLEWARE=[path]):
+        django.load_middleware()
+        ours = ApiHandler()
+    for hooks, hook in (
+        ("_view_middleware", "process_view"),
+        ("_template_response_middleware", "process_template_response"),
+        ("_exception_middleware", "process_exception"),
+    ):
+        loaded = [method.__name__ for method in getattr(django, hooks)]
+        assert loaded == [method.__name__ for method in getattr(ours, hooks)] == [hook], HANDLER_WHY + hooks
+    assert "self._get_response" in inspect.getsource(BaseHandler.load_middleware), HANDLER_WHY + "_get_response"
+    source = inspect.getsource(BaseHandler._get_response)
+    assert "self._view_middleware" in source and "self._template_response_middleware" in source, HANDLER_WHY
+    assert "self._exception_middleware" in inspect.getsource(BaseHandler.process_exception_by_middleware), HANDLER_WHY
 
 
 # --- django-redis and allauth: core/cache.py ---------------------------------------------------

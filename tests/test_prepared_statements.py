@@ -33,7 +33,7 @@ def test_the_hot_calls_run_as_prepared_statements(api_as, alice):
     assert not any("token_hash" in statement for statement in before)
     hot = {
         "bearer lookup": "token_hash = $",
-        "pull": "FROM packets_packet WHERE id = $2 AND ",
+        "pull": "FROM packets_packet WHERE id = $",
         "list": "ORDER BY created_at DESC, id DESC LIMIT $",
         "push": "ON CONFLICT (id) DO UPDATE",
     }

@@ -7,8 +7,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from core.testing import signed_in
+from packets.selectors import packet_ids_readable
 from packets.services import packet_delete, packet_move
 from packets.testing import push_packet
+from teams.signals import packets_readable
 from teams.testing import make_team
 
 
@@ -48,3 +50,15 @@ def test_linking_the_packets_costs_the_same_queries_whatever_the_number_of_lines
     for _ in range(12):
         packet_delete(actor=bob, packet_id=push_packet(bob, team=team).pk)
     assert queries() == one_line
+
+
+def test_the_team_pages_ask_the_packets_app_through_the_teams_signal(alice, bob, team):
+    """teams sits below packets: its pages learn what the viewer may read from the receivers of
+    teams.signals.packets_readable, and link nothing when no app answers."""
+    kept = push_packet(bob, team=team, goal="Ship the importer")
+    assert packets_readable.disconnect(dispatch_uid="packets-readable")
+    try:
+        page = signed_in(alice).get("/teams/core").content.decode()
+    finally:
+        packets_readable.connect(packet_ids_readable, dispatch_uid="packets-readable")
+    assert f"pushed packet {kept.pk} (Ship the importer)" in page and f'href="/packets/{kept.pk}"' not in page

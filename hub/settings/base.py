@@ -103,9 +103,10 @@ API_MIDDLEWARE = [
     "core.middleware.SitePolicy",
 ]
 
-# The lean lane (core.lean): push, list and pull of packets answered in front of Django's URL
-# resolution and DRF's dispatch, by the same code; off, Django answers them like every other call.
-LTM_LEAN_API = env.bool("LTM_LEAN_API", default=True)
+# A web or Celery worker builds what its first requests would (URLs, templates, validators, the
+# database connection) as it starts, then freezes its objects out of the garbage collector's
+# full collections (hub/warm_up.py). The test settings turn it off: tests import hub.wsgi.
+LTM_WARM_UP = env.bool("LTM_WARM_UP", default=True)
 
 # Content-Security-Policy (django-csp) on every answer: only the hub's own static files run or
 # style a page, no inline script or style anywhere (Django's admin needs none either), no
@@ -174,13 +175,21 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "server_side_binding": prepared,
         "prepare_threshold": 5 if prepared else None,
     }
+# A commit the hub answered for survives a power cut: SQLite syncs the WAL at every commit
+# (`full`). `normal` syncs only at checkpoints, faster, and a power loss or OS crash may then roll
+# back transactions already answered 201 (SQLite's own words are in docs/production.md); an
+# operator opts in knowingly, and `check --deploy` says so (core.checks).
+LTM_SQLITE_SYNCHRONOUS = env("LTM_SQLITE_SYNCHRONOUS", default="full")
+if LTM_SQLITE_SYNCHRONOUS not in ("full", "normal"):
+    raise ImproperlyConfigured(f"LTM_SQLITE_SYNCHRONOUS is full or normal; got {LTM_SQLITE_SYNCHRONOUS!r}")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several web processes on one SQLite file: WAL lets readers run beside a writer, IMMEDIATE
-    # transactions queue writers (instead of failing with "database is locked" on upgrade).
+    # transactions queue writers (instead of failing with "database is locked" on upgrade). The
+    # one place every connection is set up, the web's, the Celery worker's and the commands'.
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "init_command": f"PRAGMA journal_mode=WAL; PRAGMA synchronous={LTM_SQLITE_SYNCHRONOUS.upper()};",
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -212,6 +221,12 @@ CELERY_BEAT_SCHEDULE["purge-expired-oauth"] = {
     "task": "accounts.tasks.purge_expired_oauth",
     "schedule": 3600.0,
 }
+# Work queued for after a commit waits in the database's outbox (core.outbox) until it is queued;
+# what its process never queued (it died between the commit and the queue) a sweep queues: beat
+# every minute, each worker as it starts and, without a broker (nothing else would), a thread of
+# each web process (hub/wsgi.py). The test settings turn the thread off: tests sweep themselves.
+CELERY_BEAT_SCHEDULE["outbox-sweep"] = {"task": "core.tasks.outbox_sweep", "schedule": 60.0}
+LTM_OUTBOX_WEB_SWEEP = not REDIS_URL
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [

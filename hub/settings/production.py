@@ -26,7 +26,7 @@ if not ALLOWED_HOSTS:
 # collectstatic writes compressed copies that WhiteNoise serves.
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"}}
 
-# SECURE_COOKIES=0 lets the dashboard sign in over plain HTTP (a local docker-compose stack only).
+# SECURE_COOKIES=0 lets the dashboard sign in over plain HTTP (`make stack` on loopback only).
 SESSION_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=True)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_CONTENT_TYPE_NOSNIFF = True

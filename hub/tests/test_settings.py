@@ -106,6 +106,14 @@ def test_local_runs_with_debug_on_sqlite_console_mail_and_eager_tasks_by_default
     assert settings["CELERY_TASK_ALWAYS_EAGER"] is True
 
 
+def test_sqlite_syncs_every_commit_unless_told_normal_and_refuses_anything_else():
+    assert "PRAGMA synchronous=FULL;" in loaded("hub.settings.local")["DB_OPTIONS"]["init_command"]
+    normal = loaded("hub.settings.local", LTM_SQLITE_SYNCHRONOUS="normal")["DB_OPTIONS"]["init_command"]
+    assert "PRAGMA synchronous=NORMAL;" in normal
+    for value in ("off", "FULL ", "extra", ""):
+        assert "LTM_SQLITE_SYNCHRONOUS is full or normal" in refused("hub.settings.local", LTM_SQLITE_SYNCHRONOUS=value)
+
+
 def test_database_url_keeps_connections_with_health_checks():
     url = "postgres://ltm:pw@db.example.org:5432/ltm"
     settings = loaded("hub.settings.local", DATABASE_URL=url)

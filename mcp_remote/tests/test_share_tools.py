@@ -87,6 +87,16 @@ def test_share_refusals_are_tool_errors_with_the_hubs_message(shared, carol, mak
     assert Share.objects.count() == 1
 
 
+def test_unknown_names_count_against_the_share_limit(settings, alice, make_token):
+    settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "packet_share": "1/h/user"}
+    packet_push(actor=alice, packet=example_packet())
+    token = make_token(alice)
+    assert call(token, "share", {"id": PACKET_ID, "to": "nobody"}) == ("no such user", True)
+    text, is_error = call(token, "share", {"id": PACKET_ID, "to": "bob"})
+    assert is_error and text.startswith("too many shares"), text
+    assert not Share.objects.exists()
+
+
 def test_share_needs_the_write_scope_and_inbox_read(shared, bob):
     make_access_token(bob, token="bob-read-only", scope="read")
     text, is_error = call("bob-read-only", "share", {"id": PACKET_ID, "to": "alice"})

@@ -5,6 +5,7 @@ and the rescan of stored packets (manage.py ltm_scan)."""
 
 import io
 import json
+from urllib.parse import urlencode
 
 import pytest
 from django.core.management import call_command
@@ -13,7 +14,7 @@ from core.testing import signed_in
 from ltm.protocol.packet import canonical_json
 from packets.findings import REFUSED
 from packets.models import Packet, ScanRun
-from packets.services import packet_publish, packet_push
+from packets.services import packet_move, packet_publish, packet_push
 from packets.testing import packet_v02
 from teams.models import Membership, Team, TeamEvent
 from teams.testing import make_team
@@ -177,6 +178,78 @@ def test_a_rescan_takes_down_the_public_page_of_a_packet_published_before(anon_a
     assert anon_api.get(f"/p/{slug}.json").status_code == 404
 
 
+def public_path(response) -> str | None:
+    url = response.headers.get("X-LTM-Public-URL")
+    return url.removeprefix("http://testserver") if url else None
+
+
+def test_a_page_taken_down_for_a_secret_comes_back_only_when_published_again_under_a_new_url(api_as, anon_api, alice):
+    """Quarantine takes the page down for good: a pull names no URL while it holds, and neither a
+    clean re-push nor a clearing brings the old URL back; publishing again makes a new one."""
+    api = api_as(alice)
+    packet = clean(packet_v02())
+    api.post("/v1/packets", packet)
+    old = api.post(f"/v1/packets/{packet['id']}/publish").json()["public_url"].removeprefix("http://testserver")
+    assert public_path(api.get(f"/v1/packets/{packet['id']}")) == old
+
+    assert api.post("/v1/packets", {**packet, "next_step": leaky()["next_step"]}).json()["findings"] == FOUND
+    pulled = api.get(f"/v1/packets/{packet['id']}")
+    assert pulled.status_code == 200  # its creator reads it
+    assert "X-LTM-Published-At" not in pulled and public_path(pulled) is None
+    assert anon_api.get(old).status_code == 404
+
+    assert api.post("/v1/packets", packet).json() == {"id": packet["id"]}  # clean again
+    assert public_path(api.get(f"/v1/packets/{packet['id']}")) is None
+    assert anon_api.get(old).status_code == 404
+
+    new = api.post(f"/v1/packets/{packet['id']}/publish").json()["public_url"].removeprefix("http://testserver")
+    assert new != old and anon_api.get(new).status_code == 200 and anon_api.get(old).status_code == 404
+    assert public_path(api.get(f"/v1/packets/{packet['id']}")) == new
+
+
+def test_clearing_the_findings_does_not_bring_a_page_back(api_as, anon_api, bob, flagged):
+    api = api_as(bob)
+    api.post("/v1/packets?team=alpha", clean(flagged))
+    old = api.post(f"/v1/packets/{flagged['id']}/publish").json()["public_url"].removeprefix("http://testserver")
+    api.post("/v1/packets?team=alpha", flagged)
+    assert api.post(f"/v1/packets/{flagged['id']}/findings/clear", {"reason": "a revoked token"}).status_code == 200
+    assert public_path(api.get(f"/v1/packets/{flagged['id']}")) is None
+    assert anon_api.get(old).status_code == 404
+
+
+def test_a_rescan_that_flags_a_published_packet_forgets_its_page(alice, settings, rescan):
+    settings.LTM_SECRET_SCAN = "off"
+    packet = leaky()
+    packet_push(actor=alice, packet=packet)
+    packet_publish(actor=alice, packet_id=packet["id"])
+    settings.LTM_SECRET_SCAN = "flag"
+    rescan()
+    assert (stored(packet).public_slug, stored(packet).published_at) == (None, None)
+
+
+def test_a_held_packet_is_found_by_its_id_only(api_as, bob, carol, flagged):
+    """Its words, tags and project would tell a reader who may not read it what it says: a search
+    by them does not find it for carol, a plain member; by its id it is found, held. bob finds it
+    either way."""
+    searches = ["suite", TOKEN, flagged["id"]]
+    found = {
+        person.username: [
+            [hit["id"] for hit in api_as(person).get(f"/v1/search?{urlencode({'q': q})}").json()["results"]]
+            for q in searches
+        ]
+        for person in (bob, carol)
+    }
+    assert found == {"bob": [[flagged["id"]]] * 3, "carol": [[], [], [flagged["id"]]]}
+    tag, project = flagged["tags"][0], flagged["project"]["name"]
+    for filters in ({"tag": tag}, {"project": project}, {"q": flagged["id"], "tag": tag}):
+        listed = {person.username: listed_on_the_dashboard(person, filters) for person in (bob, carol)}
+        assert listed == {"bob": [flagged["id"]], "carol": []}, filters
+
+
+def listed_on_the_dashboard(person, filters: dict) -> list[str]:
+    return [packet.id for packet in signed_in(person).get("/", filters).context["page"].object_list]
+
+
 def test_a_clean_re_push_ends_the_quarantine(api_as, bob, flagged):
     api = api_as(bob)
     response = api.post("/v1/packets?team=alpha", clean(flagged))
@@ -191,6 +264,18 @@ def test_a_push_that_is_flagged_is_logged_as_flagged(api_as, alice, flagged):
     (line,) = events(api, TeamEvent.PACKET_FLAGGED)
     assert line["detail"]["packet_id"] == flagged["id"]
     assert events(api, TeamEvent.PACKET_PUSHED) == []
+
+
+def test_the_log_names_a_held_packet_by_its_id_alone(api_as, alice, bob, carol, alpha):
+    """Every member reads the log, and what the scan found may be in the goal."""
+    packet = packet_v02(goal=f"deploy with {TOKEN}")
+    api_as(bob).post("/v1/packets?team=alpha", packet)
+    api_as(alice).delete(f"/v1/packets/{packet['id']}")
+    lines = api_as(carol).get("/v1/teams/alpha/events").json()["events"]
+    assert [(line["kind"], line["detail"]["goal"]) for line in lines if line["detail"].get("packet_id")] == [
+        (TeamEvent.PACKET_DELETED, ""),
+        (TeamEvent.PACKET_FLAGGED, ""),
+    ]
 
 
 # Clearing.
@@ -297,6 +382,21 @@ def test_moving_a_packet_into_a_team_that_refuses_it_is_refused(alice, settings)
     packet_push(actor=alice, packet=clean(packet))
     signed_in(alice).post(f"/packets/{packet['id']}/move", {"to": "team:beta"})
     assert stored(packet).team == team
+
+
+def test_a_move_that_finds_the_findings_again_keeps_their_clearing_and_one_that_finds_others_forgets_it(
+    api_as, alice, bob, flagged
+):
+    """Packet.record_scan, the one rule for a stored packet scanned again (a move, a rescan): the
+    same findings change nothing, a clearing of them included."""
+    api_as(alice).post(f"/v1/packets/{flagged['id']}/findings/clear", {"reason": "a revoked test token"})
+    packet_move(actor=bob, packet_id=flagged["id"], team=None)
+    assert not stored(flagged).quarantined and stored(flagged).findings_clear_reason == "a revoked test token"
+    packet = stored(flagged)
+    assert packet.record_scan(FOUND, packet.scanned_at) == []
+    assert packet.record_scan([*FOUND, {"path": "goal", "kind": "gitlab-token"}], packet.scanned_at)
+    assert packet.quarantined and packet.findings_cleared_at is None
+    assert Packet(findings=[]).record_scan([], packet.scanned_at)  # a push's packet, new: always scanned
 
 
 # The rescan.

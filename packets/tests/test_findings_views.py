@@ -6,9 +6,10 @@ review queue with its link in the navigation."""
 import re
 
 import pytest
+from django.utils.html import escape
 
 from core.testing import signed_in
-from packets.models import Packet, Share
+from packets.models import HELD_GOAL, Packet, Share
 from packets.services import packet_publish, packet_push
 from packets.testing import push_packet
 from packets.tests.test_findings_api import TOKEN, alpha, leaky  # noqa: F401 (alpha: a fixture)
@@ -74,14 +75,14 @@ def test_a_clean_packet_has_no_findings_card(alice):
     assert 'id="findings"' not in html and f'action="/packets/{packet.id}/publish"' in html
 
 
-def test_a_public_page_is_said_to_be_down_while_quarantined(alice):
+def test_a_public_page_is_taken_down_by_the_quarantine_and_the_page_says_so(alice):
     packet = push_packet(alice, next_step="ship it")
     slug = packet_publish(actor=alice, packet_id=packet.id).public_slug
     packet_push(actor=alice, packet=leaky(id=packet.id))  # re-pushed with a token in it
     assert signed_in(alice).get(f"/p/{slug}").status_code == 404
     html = page(alice, packet.id)
-    assert "and its public page is down" in warning(html)
-    assert "public · page down" in html
+    assert "a public page it had was taken down (publishing it again then makes a new link)" in warning(html)
+    assert 'id="public-url"' not in html and 'badge ok">public' not in html
 
 
 # Who may clear: the creator, the team's owner and admins (CHANGE)
@@ -102,7 +103,9 @@ def test_on_a_personal_packet_only_its_creator_sees_the_clear_form(carol):
 def test_an_admin_clears_with_a_reason_and_the_team_log_keeps_it(adam, bob, flagged):
     response = clear(adam, flagged.id, "  a revoked   fixture token ")
     assert response.redirect_chain == [(f"/packets/{flagged.id}", 302)]
-    assert said(response) == ["Findings cleared: the packet may be published and shared again."]
+    assert said(response) == [
+        "Findings cleared: everyone who may read the packet can read it again, and it may be published and shared."
+    ]
     packet = Packet.objects.get(pk=flagged.id)
     assert not packet.quarantined and packet.findings_cleared_by == adam
     assert packet.findings_clear_reason == "a revoked fixture token"
@@ -127,7 +130,7 @@ def test_clearing_needs_a_reason(bob, flagged):
 
 def test_a_member_who_did_not_push_it_is_refused_with_a_message(carol, flagged):
     response = clear(carol, flagged.id, "trust me")
-    assert response.status_code == 200
+    assert response.status_code == 409  # back on its page, which the quarantine holds back from her
     assert said(response) == ["only the packet's creator or the team owner (or an admin) can clear its findings"]
     assert Packet.objects.get(pk=flagged.id).quarantined
 
@@ -191,6 +194,32 @@ def test_shares_sent_mark_a_packet_quarantined_since(alice, bob):
     assert f'<a class="badge danger" href="/packets/{packet.id}#findings"' in html
 
 
+def test_a_held_packet_is_named_only_by_its_hold_to_those_who_may_not_clear_it(api_as, alice, bob, carol, flagged):
+    """carol, a plain member, and the person bob shared it with before it was flagged: its page
+    says it is held and what was found, the lists and the inbox name it by HELD_GOAL; its goal
+    and next step show nowhere. bob, who pushed it, reads it all."""
+    Packet.objects.filter(pk=flagged.id).update(quarantined=False)
+    flagged.team.share_outside = True
+    flagged.team.save()
+    dave = type(bob).objects.create_user(username="dave")
+    signed_in(bob).post(f"/packets/{flagged.id}/share", {"to": "dave"})
+    Packet.objects.filter(pk=flagged.id).update(quarantined=True)
+    for person, where in ((carol, "/"), (dave, "/shared")):
+        listed = signed_in(person).get(where).content.decode()
+        assert flagged.id in listed and escape(HELD_GOAL) in listed, person
+        held = signed_in(person).get(f"/packets/{flagged.id}")
+        html = held.content.decode()
+        assert held.status_code == 409 and "This packet is held back by the hub's secret scan" in html
+        assert "<code>next_step</code>" in html and "gitlab-token" in html
+        downloaded = signed_in(person).get(f"/packets/{flagged.id}.json")
+        assert downloaded.status_code == 409
+        for text in (listed, html, downloaded.content.decode()):
+            assert "Deploy the runner" not in text and TOKEN not in text, person
+    assert api_as(dave).get("/v1/shares").json()["shares"][0]["goal"] == HELD_GOAL
+    assert "Deploy the runner" in signed_in(bob).get("/shared/by-me").content.decode()
+    assert TOKEN in page(bob, flagged.id)
+
+
 # The review queue
 
 
@@ -217,6 +246,13 @@ def test_the_queue_filters_by_team(alice, carol, flagged):
     assert queue(alice, team="beta") == []
     assert queue(carol, team="alpha") == []
     assert signed_in(carol).get("/findings", {"team": "beta"}).status_code == 404
+
+
+def test_a_creator_who_left_the_team_no_longer_reviews_what_they_pushed_there(alice, bob, alpha, flagged):
+    from teams.services import team_leave
+
+    team_leave(actor=bob, team=alpha)
+    assert queue(bob) == [] and queue(alice) == [flagged.id]
 
 
 def test_a_cleared_packet_leaves_the_queue(alice, flagged):

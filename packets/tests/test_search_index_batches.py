@@ -1,19 +1,17 @@
-"""SQLite's search index is written in batches (migrations/0012_sqlite_search_index_in_batches.py):
-a push names its packet as waiting, SQLITE_BATCH waiting packets are indexed together, and a search
-first indexes whatever waits, so it still finds every packet pushed before it."""
-
-import importlib
+"""SQLite's search index is written in batches, off the push (migrations 0012 and 0013,
+packets/search_queue.py): a push names its packet as waiting and never indexes, however many wait;
+the process's indexing thread indexes BATCH waiting packets a transaction, and a search first
+indexes whatever waits, so it still finds every packet pushed before it."""
 
 import pytest
 from django.db import connection
 
-from packets import selectors
+from packets import search_queue, selectors
+from packets.search_queue import BATCH, index_batch, index_soon
 from packets.services import packet_delete, packet_push
 from packets.testing import packet_v02
 
 pytestmark = pytest.mark.django_db
-
-BATCHES = importlib.import_module("packets.migrations.0012_sqlite_search_index_in_batches")
 
 
 @pytest.fixture(autouse=True)
@@ -56,11 +54,54 @@ def test_a_push_waits_for_the_index_and_a_search_indexes_it_first(alice):
     assert waiting() == set() and indexed() == {pid}
 
 
-def test_a_full_batch_is_indexed_by_the_push_that_fills_it(alice):
-    ids = [push(alice, number, f"wren number {number}") for number in range(BATCHES.SQLITE_BATCH - 1)]
+def test_no_push_indexes_however_many_wait(alice):
+    """The push that made a batch's worth wait used to index them all while its client waited."""
+    ids = [push(alice, number, f"wren number {number}") for number in range(BATCH + 1)]
     assert indexed() == set() and waiting() == set(ids)
-    ids.append(push(alice, BATCHES.SQLITE_BATCH, "the last wren"))
+
+
+def test_a_batch_indexes_the_oldest_waiting_ids_and_says_how_many_still_wait(alice):
+    ids = [push(alice, number, f"wren number {number}") for number in range(BATCH + 3)]
+    assert index_batch() == 3
+    assert indexed() == set(ids[:BATCH]) and waiting() == set(ids[BATCH:])
+    assert index_batch() == 0
+    assert indexed() == set(ids) and waiting() == set()
+    assert found(alice, "wren") and index_batch() == 0  # nothing waits: nothing to do
+
+
+def test_the_thread_leaves_less_than_a_batch_while_pushes_keep_coming(alice):
+    """Each worker's thread looks: the second to look must not index the few pushed since the
+    first, a segment of FTS5's index each. The rest waits for more, or for LATEST."""
+    indexer = search_queue._Indexer()
+    ids = [push(alice, number, f"wren number {number}") for number in range(BATCH + 3)]
+    indexer.look(pushed=True)
+    assert waiting() == set(ids[BATCH:])
+    indexer.look(pushed=True)
+    assert waiting() == set(ids[BATCH:])
+    indexer.short_since -= search_queue.LATEST
+    indexer.look(pushed=True)
+    assert waiting() == set() and indexer.short_since is None
+
+
+def test_the_thread_indexes_the_rest_once_the_pushes_stop(alice):
+    indexer = search_queue._Indexer()
+    ids = [push(alice, number, f"wren number {number}") for number in range(3)]
+    indexer.look(pushed=True)
+    assert waiting() == set(ids)
+    indexer.look(pushed=False)
     assert waiting() == set() and indexed() == set(ids)
+
+
+def test_a_push_asks_for_the_index_once_it_is_committed(alice, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks() as callbacks:
+        push(alice, 1, "Teach the heron to fish")
+    assert index_soon in callbacks
+
+
+def test_no_indexing_thread_for_an_in_memory_database(alice):
+    """The tests' database: nothing else could see what waits in it."""
+    index_soon()
+    assert search_queue._indexer.started_in is None
 
 
 def test_a_repush_replaces_the_indexed_words_at_the_next_search(alice):
@@ -108,14 +149,14 @@ def test_a_repush_of_a_packet_still_waiting_is_stored_and_indexed_once(api_as, a
     assert found(alice, "wren") == [packet["id"]] and found(alice, "heron") == []
 
 
-def test_a_batch_filled_by_a_repush_indexes_every_waiting_packet(alice):
-    ids = [push(alice, number, f"wren number {number}") for number in range(BATCHES.SQLITE_BATCH - 1)]
+def test_a_batch_of_repushed_packets_replaces_their_words(alice):
+    ids = [push(alice, number, f"wren number {number}") for number in range(BATCH)]
     found(alice, "wren")  # all indexed
-    ids = [push(alice, number, f"heron number {number}") for number in range(BATCHES.SQLITE_BATCH - 1)]
+    ids = [push(alice, number, f"heron number {number}") for number in range(BATCH)]
     assert indexed() == set(ids) and waiting() == set(ids)  # indexed with their old words, waiting
-    ids.append(push(alice, BATCHES.SQLITE_BATCH, "the last heron"))
+    assert index_batch() == 0
     assert waiting() == set()
-    assert len(rows("SELECT rowid FROM packets_search")) == BATCHES.SQLITE_BATCH
+    assert len(rows("SELECT rowid FROM packets_search")) == BATCH
     matching = "SELECT count(*) FROM packets_search WHERE packets_search MATCH '{}'"
-    assert rows(matching.format("heron")) == [(BATCHES.SQLITE_BATCH,)]
+    assert rows(matching.format("heron")) == [(BATCH,)]
     assert rows(matching.format("wren")) == [(0,)]

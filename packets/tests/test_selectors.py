@@ -6,8 +6,9 @@ import pytest
 from core.errors import NotFound
 from core.timestamps import rfc3339
 from packets import selectors, services
-from packets.models import Packet
+from packets.models import CHANGE, CLEAR, READ, Packet, team_readable_sql
 from packets.testing import push_packet
+from teams.models import Membership
 from teams.testing import make_team
 
 pytestmark = pytest.mark.django_db
@@ -115,3 +116,26 @@ def test_packet_visible_chain_shows_only_what_the_viewer_may_see(alice, bob, car
     carols = push_packet(carol, parent_id=packet.pk)
     assert selectors.packet_visible_chain(viewer=bob, packet=packet) == (parent, [child])
     assert selectors.packet_visible_chain(viewer=carol, packet=packet) == (None, [carols])
+
+
+def test_an_export_of_a_team_holds_only_what_the_viewer_may_read_of_it(alice, bob, carol, alpha):
+    """The selector applies READ itself, whatever its caller checked: a team the viewer is not in
+    gives nothing."""
+    packet = push_packet(bob, team=alpha)
+    for viewer, expected in ((bob, [packet.pk]), (carol, [])):
+        rows = selectors.packets_for_export(viewer=viewer, team=alpha)
+        try:
+            assert [row.id for row in rows] == expected
+        finally:
+            rows.close()
+        assert selectors.packet_export_count(viewer=viewer, team=alpha) == len(expected)
+
+
+def test_the_rights_sql_carries_the_roles_as_parameters_never_as_text(alice):
+    for right in (READ, CHANGE, CLEAR):
+        sql, params = right.sql("p", alice)
+        assert "'" not in sql and sql.count("%s") == len(params)
+    sql, params = CHANGE.sql("p", alice)
+    assert set(Membership.MANAGERS) <= set(params)
+    sql, params = team_readable_sql("p", alice, "alpha")
+    assert "'" not in sql and sql.count("%s") == len(params)

@@ -128,6 +128,14 @@ def test_too_many_shares_is_a_message(settings, alice, bob, carol, packet):
     assert not Share.objects.filter(recipient=carol).exists()
 
 
+def test_unknown_names_on_the_form_count_against_the_limit(settings, alice, bob, packet):
+    settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "packet_share": "1/h/user"}
+    assert said(post_share(alice, packet.id, "zed")) == ["Nobody is called zed on this hub."]
+    response = post_share(alice, packet.id, "bob")
+    assert said(response) == ["too many shares in the last hour; wait a while, then share again"]
+    assert not Share.objects.exists()
+
+
 def test_a_packet_the_viewer_cannot_read_is_a_404(carol, packet):
     response = signed_in(carol).post(f"/packets/{packet.id}/share", {"to": "bob"})
     assert response.status_code == 404 and not Share.objects.exists()

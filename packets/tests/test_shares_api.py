@@ -4,13 +4,18 @@ every reading path, and the changes still refused to them. Who may share, and wh
 are test_shares_rules.py; concurrent shares are test_share_race.py."""
 
 import json
+import re
 
 import pytest
 from django.contrib.messages import get_messages
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
+from core.errors import HubError
 from core.testing import ApiClient, signed_in
 from core.timestamps import rfc3339
 from oauth.testing import device_token
+from packets import shares
 from packets.models import Packet, Share
 from packets.testing import push_packet
 from teams.models import TeamEvent
@@ -414,6 +419,39 @@ def test_shares_are_limited_per_sender_with_429(settings, sender, api_as, alice,
     refused = share(sender, packet.id, "dave")
     assert refused.status_code == 429
     assert "too many shares" in refused.json()["error"]
+    assert refused["Retry-After"] == "3600"  # the window of 2/h
     assert not Share.objects.filter(recipient=dave).exists()
     other = push_packet(adam)
     assert share(api_as(adam), other.id, "dave").status_code == 201  # another sender has their own count
+
+
+def test_unknown_names_count_against_the_limit_so_names_cannot_be_tried_without_end(settings, sender, packet):
+    settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "packet_share": "2/h/user"}
+    assert share(sender, packet.id, "nobody").status_code == 404
+    assert share(sender, packet.id, "noone").status_code == 404
+    for name in ("bob", "nobody-else"):  # past the limit a name is not looked up, known or not
+        refused = share(sender, packet.id, name)
+        assert (refused.status_code, refused["Retry-After"]) == (429, "3600"), name
+        assert "too many shares" in refused.json()["error"]
+    assert not Share.objects.exists()
+
+
+def test_sharing_with_yourself_counts_against_the_limit_too(settings, sender, packet):
+    settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "packet_share": "1/h/user"}
+    assert share(sender, packet.id, "alice").status_code == 400
+    assert share(sender, packet.id, "bob").status_code == 429
+
+
+def test_an_unknown_name_and_a_known_one_cost_the_same_queries(alice, packet):
+    """Up to the answer, an unknown name (404) and a known one refused for another reason (the
+    sender themselves, 400) run the same statements: the answer's timing tells nothing more."""
+
+    def statements(to) -> list[str]:
+        with CaptureQueriesContext(connection) as queries, pytest.raises(HubError):
+            shares.share_create(actor=alice, packet_id=packet.id, to=to)
+        sql = (query["sql"].replace(f"'{to}'", "'?'") for query in queries.captured_queries)
+        return [re.sub(r'"s\w+_x\d+"', "<savepoint>", statement) for statement in sql]
+
+    unknown = statements("nobody")
+    assert unknown == statements("alice")
+    assert sum('"accounts_user"' in statement for statement in unknown) == 1  # the one lookup by name

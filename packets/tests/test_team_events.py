@@ -1,7 +1,7 @@
 """What packets write in their team's activity log: pushed, re-pushed, deleted, published,
 unpublished, moved in and out, each with who did it, and kept after the packet and the person are
-gone. Personal packets write nothing. Every line comes from teams.events, the log's one writer: in
-the change's own statement on PostgreSQL and from Python on SQLite, the same line either way."""
+gone. Personal packets write nothing. Every line comes from teams.events, the log's one writer, in
+the change's own transaction (test_team_events_transaction.py), the same way on either database."""
 
 import pytest
 from django.db import connection
@@ -112,8 +112,8 @@ def test_the_log_outlives_the_packet_and_the_person(api_as, alice, bob, alpha):
 
 
 def test_every_path_writes_the_line_packet_detail_declares(api_as, bob, alpha, beta):
-    """The statement-built lines (push, re-push, publish, delete) and the Python-built ones
-    (moves) carry exactly what teams.events.packet_detail declares, cut to the same length."""
+    """Every packet change's line (push, re-push, publish, moves, delete) carries exactly what
+    teams.events.packet_detail declares, cut to the same length."""
     goal = "Ship the importer, " + "é" * 300  # longer than a line keeps, not ASCII
     packet = packet_v02(goal=goal)
     api = api_as(bob)

@@ -1,6 +1,6 @@
 """Team scope for packets: push and list with ?team=, reading needs membership, deleting needs
-to be the packet's creator (even after leaving) or the team's owner; deleting a team takes its
-packets, deleting an account leaves the account's team packets with the team."""
+to be the packet's creator (while still in the team) or the team's owner or an admin; deleting a
+team takes its packets, deleting an account leaves the account's team packets with the team."""
 
 import json
 
@@ -102,29 +102,30 @@ def test_a_non_member_gets_404_deleting_a_team_packet(api_as, dave, pushed_by_bo
     assert Packet.objects.filter(pk=pushed_by_bob["id"]).exists()
 
 
-def test_the_creator_keeps_the_right_to_delete_after_leaving(api_as, bob, alpha, pushed_by_bob):
+def test_leaving_ends_the_creators_right_to_delete(api_as, alice, bob, alpha, pushed_by_bob):
+    """The protocol lets a creator keep it after leaving; this hub does not: leaving a team ends
+    every right in it, and what they pushed stays with the team's owner and admins."""
     api = api_as(bob)
     assert api.post("/v1/teams/alpha/leave", {}).status_code == 204
     assert not Membership.objects.filter(team=alpha, user=bob).exists()
-    assert api.delete(f"/v1/packets/{pushed_by_bob['id']}").status_code == 204
-    assert not Packet.objects.exists()
+    assert api.delete(f"/v1/packets/{pushed_by_bob['id']}").status_code == 404
+    assert Packet.objects.filter(pk=pushed_by_bob["id"]).exists()
+    assert api_as(alice).delete(f"/v1/packets/{pushed_by_bob['id']}").status_code == 204
 
 
-def test_the_creator_keeps_the_right_to_publish_after_leaving(api_as, anon_api, bob, pushed_by_bob):
-    """Publish has the same rights as delete (protocol section 3)."""
+def test_a_removed_creators_public_page_stays_under_the_teams_managers(api_as, anon_api, alice, bob, pushed_by_bob):
+    """Publish has the same rights as delete (protocol section 3): a removed creator neither takes
+    their page down nor brings it back once a manager has; the owner and admins do both."""
     api = api_as(bob)
-    assert api.post("/v1/teams/alpha/leave", {}).status_code == 204
-    published = api.post(f"/v1/packets/{pushed_by_bob['id']}/publish")
-    assert published.status_code == 200
-    url = published.json()["public_url"].removeprefix("http://testserver")
-    assert anon_api.get(url).status_code == 200
-    assert api.delete(f"/v1/packets/{pushed_by_bob['id']}/publish").status_code == 204
-    assert anon_api.get(url).status_code == 404
-
-
-def test_a_removed_creator_keeps_the_right_to_delete(api_as, alice, bob, pushed_by_bob):
+    url = api.post(f"/v1/packets/{pushed_by_bob['id']}/publish").json()["public_url"].removeprefix("http://testserver")
     assert api_as(alice).delete(f"/v1/teams/alpha/members/{bob.id}").status_code == 204
-    assert api_as(bob).delete(f"/v1/packets/{pushed_by_bob['id']}").status_code == 204
+    assert anon_api.get(url).status_code == 200  # the page stays up
+    assert api.delete(f"/v1/packets/{pushed_by_bob['id']}/publish").status_code == 404
+    assert api_as(alice).delete(f"/v1/packets/{pushed_by_bob['id']}/publish").status_code == 204
+    assert api.post(f"/v1/packets/{pushed_by_bob['id']}/publish").status_code == 404
+    assert anon_api.get(url).status_code == 404
+    assert api.delete(f"/v1/packets/{pushed_by_bob['id']}").status_code == 404
+    assert Packet.objects.filter(pk=pushed_by_bob["id"]).exists()
 
 
 def test_a_new_owner_gets_the_delete_right_and_the_old_owner_keeps_it_as_admin_until_demoted(

@@ -16,8 +16,10 @@ their one public surface: callers import from `teams.services`.
 
 from teams.services.guards import team_hold
 from teams.services.invites import (
+    CODE_IN_LINK,
     SEND_INVITE_MAIL_TASK,
     invite_accept,
+    invite_code_renew,
     invite_create,
     invite_mailed,
     invite_resend,
@@ -35,8 +37,10 @@ from teams.services.ownership import team_transfer_accept, team_transfer_cancel,
 from teams.services.settings import team_settings_update
 
 __all__ = [
+    "CODE_IN_LINK",
     "SEND_INVITE_MAIL_TASK",
     "invite_accept",
+    "invite_code_renew",
     "invite_create",
     "invite_mailed",
     "invite_resend",

@@ -7,7 +7,6 @@ line without one. Minting an invite and joining only add to a team, so they hold
 import secrets
 from collections.abc import Callable
 
-from celery import current_app
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
@@ -17,6 +16,7 @@ from django.utils.text import slugify
 from accounts.models import DISPLAY_MAX_LENGTH, User
 from accounts.services import api_token_create
 from core.errors import BadRequest, Conflict, Gone, NotFound
+from core.outbox import queue_after_commit
 from teams.events import person_detail, team_event_record
 from teams.models import INVITE_LABEL_MAX_LENGTH, INVITE_LIFETIME, Invite, Membership, TeamEvent, invite_code_hash
 from teams.services.guards import membership_of, require_manager, require_member, team_hold, team_locked
@@ -26,6 +26,8 @@ INVITE_GONE = "invite expired or already consumed"
 JOIN_TOKEN_NAME = "ltm join"
 # The Celery task that mails an invite (teams.tasks.send_invite_mail), enqueued by name.
 SEND_INVITE_MAIL_TASK = "teams.tasks.send_invite_mail"
+# Where the code goes in an invite's link as the outbox keeps it (_mail_after_commit).
+CODE_IN_LINK = "{code}"
 
 
 def new_invite_code() -> str:
@@ -62,15 +64,20 @@ def _one_line(value, *, field: str, max_length: int) -> str:
     return value
 
 
-def _mail_after_commit(invite: Invite, url: str) -> None:
-    """Queue the invite's mail once the invite is committed (a worker must find it). A broker that
-    is away is not retried here and does not fail the request: the invite stands, the page shows
-    it was not mailed yet, and Resend sends it later (the failure is logged).
+def _mail_after_commit(invite: Invite, code: str, link: Callable[[str], str]) -> None:
+    """Queue the invite's mail once the invite is committed (a worker must find it), through the
+    outbox (core.outbox), so that a process dying in between does not lose it. A broker that is
+    away does not fail the request: the invite stands, the page shows it was not mailed yet, and
+    the outbox's sweep (or Resend) sends it later (the failure is logged).
 
-    The task is named, not imported: teams.tasks calls these services, so services never import
-    it back (teams.apps loads the task module in every process, so eager mode still runs it)."""
-    mail = current_app.signature(SEND_INVITE_MAIL_TASK, args=(invite.pk, url))
-    transaction.on_commit(lambda: mail.apply_async(retry=False), robust=True)
+    The link carries the code, which the database never keeps: the outbox keeps the link with
+    CODE_IN_LINK in its place, and a mail that only the sweep sends carries a new code
+    (invite_code_renew). The task is named, not imported: teams.tasks calls these services, so
+    services never import it back (teams.apps loads the task module in every process, so eager
+    mode still runs it)."""
+    url = link(code)
+    stored = ((invite.pk, url.replace(code, CODE_IN_LINK)), {"new_code": True})
+    queue_after_commit(SEND_INVITE_MAIL_TASK, args=(invite.pk, url), stored=stored)
 
 
 @transaction.atomic
@@ -105,7 +112,7 @@ def invite_create(
         team_id=team.pk, actor=actor, kind=TeamEvent.INVITE_CREATED, invite_id=invite.pk, email=email, label=label
     )
     if email:
-        _mail_after_commit(invite, link(code))
+        _mail_after_commit(invite, code, link)
     return invite, code
 
 
@@ -160,8 +167,17 @@ def invite_resend(*, actor, team, invite_id: str, link: Callable[[str], str]) ->
     team_event_record(
         team_id=team.pk, actor=actor, kind=TeamEvent.INVITE_RESENT, invite_id=invite.pk, email=invite.email
     )
-    _mail_after_commit(invite, link(code))
+    _mail_after_commit(invite, code, link)
     return invite
+
+
+def invite_code_renew(*, invite_id: str) -> str | None:
+    """A new code for an invite whose mail only the outbox's sweep sends (the link with the code
+    was never kept, see _mail_after_commit); None when the invite is no longer usable or has no
+    address. Any earlier code stops working, as with a resend."""
+    code = new_invite_code()
+    renewed = Invite.objects.usable().filter(pk=invite_id).exclude(email="").update(code_hash=invite_code_hash(code))
+    return code if renewed else None
 
 
 def invite_mailed(*, invite_id: str, code: str) -> Invite | None:

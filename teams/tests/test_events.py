@@ -6,6 +6,7 @@ import pytest
 from core.errors import Forbidden
 from core.testing import signed_in
 from teams import services
+from teams.events import team_event_record
 from teams.models import Membership, TeamEvent
 from teams.testing import make_team
 
@@ -173,3 +174,12 @@ def test_the_team_page_shows_who_an_invite_is_for_and_the_managers_buttons(alice
     Membership.objects.filter(team=alpha, user=bob).update(role=Membership.ADMIN)
     admin = signed_in(bob).get("/teams/alpha").content.decode()
     assert "/resend" in admin and "Invite by e-mail" in admin and "Make admin" not in admin
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_line_is_written_only_inside_the_transaction_of_its_change(alice, alpha):
+    """Outside a transaction a line could outlive its change rolled back, or the change outlive a
+    line that failed: the log's writer refuses."""
+    with pytest.raises(RuntimeError, match="inside the transaction"):
+        team_event_record(team_id=alpha.pk, actor=alice, kind=TeamEvent.SETTINGS_CHANGED, share_outside=True)
+    assert not TeamEvent.objects.filter(kind=TeamEvent.SETTINGS_CHANGED).exists()

@@ -3,12 +3,15 @@ the process), what it links to, resend, and the task's skip and retry rules."""
 
 import re
 import smtplib
+from datetime import timedelta
 from unittest import mock
 
 import pytest
 from django.utils import timezone
 
 from core.errors import BadRequest, Forbidden, Gone
+from core.models import OutboxTask
+from core.outbox import outbox_sweep
 from core.testing import refusal
 from teams import services, tasks
 from teams.models import Invite, Membership
@@ -127,7 +130,8 @@ def test_the_task_retries_when_the_mail_server_fails(alice, alpha, mailoutbox, m
 def test_a_broker_that_is_away_does_not_fail_the_invite(
     api_as, alice, alpha, mailoutbox, django_capture_on_commit_callbacks
 ):
-    """Unit test: the broker's refusal is simulated. The invite stands, unmailed, for a Resend."""
+    """Unit test: the broker's refusal is simulated. The invite stands, unmailed, for the outbox's
+    sweep (or a Resend)."""
     from kombu.exceptions import OperationalError
 
     with mock.patch.object(tasks.send_invite_mail, "apply_async", side_effect=OperationalError("redis is away")):
@@ -135,8 +139,35 @@ def test_a_broker_that_is_away_does_not_fail_the_invite(
             response = api_as(alice).post("/v1/teams/alpha/invites", {"email": "sam@example.org"})
     assert response.status_code == 201
     assert Invite.objects.get().mailed_at is None and mailoutbox == []
+    assert OutboxTask.objects.count() == 1
 
 
 def test_services_enqueue_the_mail_task_by_its_registered_name():
     """Services name the task instead of importing it; the name must stay the task's."""
     assert services.SEND_INVITE_MAIL_TASK == tasks.send_invite_mail.name
+
+
+def test_a_mail_only_the_outbox_sweep_sends_carries_a_new_code(
+    alice, carol, alpha, mailoutbox, django_capture_on_commit_callbacks
+):
+    """The process died before queueing the mail: the outbox kept the link without its code (a
+    credential the database never keeps), so the sweep's mail carries a new one."""
+    with django_capture_on_commit_callbacks(execute=False):
+        invite, first_code = services.invite_create(actor=alice, team=alpha, email="sam@example.org", link=link)
+    assert first_code not in str(OutboxTask.objects.values_list("args", "kwargs").get())
+    assert outbox_sweep(now=timezone.now() + timedelta(hours=1)) == 1
+    [mail] = mailoutbox
+    code = LINK.search(mail.body).group(0).rsplit("/", 1)[1]
+    assert code != first_code
+    with pytest.raises(Gone):
+        services.invite_accept(code=first_code, actor=carol)
+    services.invite_accept(code=code, actor=carol)
+    assert Membership.objects.filter(team=alpha, user=carol).exists()
+
+
+def test_the_sweep_mails_no_invite_revoked_meanwhile(alice, alpha, mailoutbox, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False):
+        invite, _ = services.invite_create(actor=alice, team=alpha, email="sam@example.org", link=link)
+    Invite.objects.filter(pk=invite.pk).update(revoked_at=timezone.now())
+    assert outbox_sweep(now=timezone.now() + timedelta(hours=1)) == 1  # queued, and the task skips it
+    assert mailoutbox == []
