@@ -57,6 +57,10 @@ PRIVATE_USES = {
         "django-csp's per-response policy update, what csp.decorators.csp_update sets: the consent "
         "page's form-action names the client's origin (test_django_csp_*)"
     ),
+    "packets/models.py:module:_iterable_class": (
+        "django QuerySet._iterable_class, the class that turns rows into models: with_held hands out "
+        "each packet held out for its reader, however the queryset is chained (test_django_queryset_*)"
+    ),
     "core/middleware.py:ApiHandler._get_response": (
         "django BaseHandler._get_response, what load_middleware wraps in the middleware: the wire "
         "API's own chain is built around it (test_django_handler_*)"
@@ -91,7 +95,8 @@ PINNED_FOR = {
     "psycopg": "core.postgresql.BoundedConnection overrides Connection.wait and catches errors._WaitTimeout",
     "Django": "accounts.sessions.SessionStore drops unknown keys through SessionBase._session_key; "
     "core.postgresql.DatabaseWrapper.get_new_connection stands in for Django's; "
-    "core.middleware.ApiHandler builds a chain as BaseHandler.load_middleware does",
+    "core.middleware.ApiHandler builds a chain as BaseHandler.load_middleware does; "
+    "packets.models.PacketQuerySet.with_held sets QuerySet._iterable_class",
     "django-redis": "core.cache.FailOpenRedisCache wraps RedisCache.client and overrides add",
     "django-allauth": "core.cache.is_rate_limit_lock recognises allauth's internal rate-limit lock key; "
     "packets.shares reads the share limit's window through allauth.core.internal.ratelimit.get_rates",
@@ -659,3 +664,13 @@ def test_no_new_private_use_of_a_library():
     gone = sorted(set(PRIVATE_USES) - found)
     if gone:
         warnings.warn(f"PRIVATE_USES lists uses the code no longer has; remove them: {gone}", stacklevel=1)
+
+
+def test_django_queryset_keeps_its_iterable_class_through_chaining(db, alice):
+    from django.db.models.query import ModelIterable, QuerySet
+
+    from packets.models import Packet
+
+    assert issubclass(QuerySet(model=Packet)._iterable_class, ModelIterable), "QuerySet._iterable_class is gone"
+    chained = Packet.objects.with_held(alice).filter(pk="none").order_by("pk")
+    assert chained._iterable_class.__name__ == "_HeldOut", "a chained queryset lost its iterable class"

@@ -66,7 +66,7 @@ def test_approve_shows_the_machine_then_its_row_carries_the_whoami_hint(
     page.click("text=Open the dashboard")
     page.wait_for_url(live_server.url + "/")
 
-    assert main(["auth", "whoami"]) == 0
+    assert main(["auth", "whoami", "--json"]) == 0
     hint = json.loads(capsys.readouterr().out)["token_hash8"]
     page.goto(live_server.url + "/tokens")
     row = page.locator(".device-row")
@@ -80,7 +80,7 @@ def test_approve_shows_the_machine_then_its_row_carries_the_whoami_hint(
     row.locator("input[name=name]").fill("work laptop")
     row.locator("button", has_text="Save").click()
     page.wait_for_selector(".device-row .device-name:text('work laptop')")
-    assert main(["auth", "whoami"]) == 0
+    assert main(["auth", "whoami", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["token"]["name"] == "work laptop"
 
 
