@@ -102,12 +102,13 @@ class ApiMiddleware:
     """A request for the wire API (/v1, but for the pages above) is handed to its own middleware
     list, settings.API_MIDDLEWARE, and skips the rest of MIDDLEWARE: sessions, CSRF, messages,
     allauth, django-csp and django-axes are for pages, and a bearer API needs none of them (its
-    views are CSRF-exempt DRF views that read no session and never check a password).
+    views are CSRF-exempt, DRF's and core.api.by_method's, read no session and never check a
+    password).
 
     Django runs one middleware list for every URL; this is the second list, for one prefix. It
-    stands right after CollapseApiLeadingSlashes, so `//v1/...` counts as /v1. (One list for
-    every request would run the pages' middleware on every call: more than the API's own work
-    on a pull; the history of bench/README.md has the figures.)"""
+    stands right after CollapseApiLeadingSlashes, so `//v1/...` counts as /v1. (The pages' list
+    run for every call measured dearer than what the hottest calls save by skipping DRF; the
+    history of bench/README.md has the figures.)"""
 
     def __init__(self, get_response):
         self.get_response = get_response

@@ -94,7 +94,8 @@ MIDDLEWARE = [
 # HSTS and the https redirect in production), its host check and Content-Length, and the site's
 # framing and content policies as constant headers. Sessions, CSRF, messages, allauth, CSP's
 # per-answer policy and django-axes are for pages: /v1 authenticates with bearer tokens
-# (oauth.authentication) in CSRF-exempt DRF views and never checks a password.
+# (oauth.authentication) in CSRF-exempt views and never checks a password. The API's chain is
+# built beside MIDDLEWARE's (core.middleware.ApiHandler); neither setting changes at run time.
 API_MIDDLEWARE = [
     "core.middleware.RejectNulCharacters",
     "django.middleware.security.SecurityMiddleware",
