@@ -9,7 +9,7 @@ COPY docs ./docs
 COPY bench/README.md ./bench/README.md
 RUN NO_MKDOCS_2_WARNING=1 mkdocs build --strict --site-dir /docs_site
 
-# The Python client (cli/) as a wheel, which the hub serves at /client/ (core/client_wheel.py): from
+# The Python client (cli/) as a wheel, which the hub serves at /client/ (connect/wheel.py): from
 # cli/pyproject.toml and cli/ltm/ alone, never a cli/build/ left in the build context.
 FROM python:3.11-slim AS client
 WORKDIR /src
@@ -20,7 +20,11 @@ RUN pip wheel --no-cache-dir --no-deps ./cli -w /client_dist
 # The hub's image: the same code runs as web (granian, through web.py), proxy (nginx, through
 # proxy.py; openssl makes its self-signed certificate), worker and beat (celery).
 FROM python:3.11-slim
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_SETTINGS_MODULE=hub.settings.production PORT=8000
+# The commit the image is built from, for /metrics' build info (the image has no .git):
+# `docker compose build --build-arg LTM_COMMIT=$(git rev-parse --short HEAD)`.
+ARG LTM_COMMIT=""
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_SETTINGS_MODULE=hub.settings.production PORT=8000 \
+    LTM_COMMIT=${LTM_COMMIT}
 RUN apt-get update && apt-get install -y --no-install-recommends nginx openssl && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY requirements.txt ./

@@ -6,8 +6,10 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
+OIDC_DEV_KEY := .oidc-dev-key.pem
+HUB_DEV_KEY := .hub-dev-key.pem
 
-.PHONY: install run docs client worker beat test lint bench fuzz stack stack-check soak vps-check clean
+.PHONY: install run docs reference client worker beat test lint bench fuzz stack stack-check soak vps-check clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt requirements-docs.txt cli/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,17 +19,33 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt requirements-docs.txt 
 
 install: $(VENV)/.installed
 
-run: install docs
+run: install docs $(OIDC_DEV_KEY) $(HUB_DEV_KEY)
 	@$(MAKE) --no-print-directory client || echo "make run: the client's wheel was not built (above); /client/ says how"
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	LTM_OIDC_RSA_KEY="$${LTM_OIDC_RSA_KEY:-$$(cat $(OIDC_DEV_KEY))}" LTM_WEBAUTHN_ALLOW_HTTP=1 \
+		LTM_HUB_KEY="$${LTM_HUB_KEY:-$$(cat $(HUB_DEV_KEY))}" \
+		$(PY) manage.py runserver $(HOST):$(PORT)
+
+# The hub as an OpenID Connect provider in development signs ID tokens with a key made once and
+# kept out of git (docs/sign-in.md); passkeys work on http://localhost:$(PORT) there.
+$(OIDC_DEV_KEY): | $(VENV)/.installed
+	$(PY) manage.py ltm_oidc_key > $@
+
+# The hub's federation key in development (docs/federation.md), made once and kept out of git.
+$(HUB_DEV_KEY): | $(VENV)/.installed
+	$(PY) manage.py ltm_hub_key > $@
 
 # The manual: docs/ (mkdocs.yml) built into docs_site/, which the hub serves at /docs/. Strict: a
 # broken link or a page missing from the navigation fails (CI runs this too).
 docs: install
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
 
-# The Python client (cli/) as a wheel the hub serves at /client/ (core/client_wheel.py), in
+# The manual's generated reference pages (the CLI, the MCP tools, the API's operations), written
+# from the code; a test fails when the committed pages differ from what the code gives.
+reference: install
+	$(PY) docs/generate/reference.py
+
+# The Python client (cli/) as a wheel the hub serves at /client/ (connect/wheel.py), in
 # client_dist/; built again when cli/ changes. `pip wheel` fetches setuptools, so it needs the
 # package index; without it `make run` still starts, and /client/ says how to build the wheel.
 CLIENT_SOURCES := cli/pyproject.toml $(shell find cli/ltm -type f \( -name '*.py' -o -name '*.json' \) 2>/dev/null)
@@ -35,7 +53,7 @@ CLIENT_SOURCES := cli/pyproject.toml $(shell find cli/ltm -type f \( -name '*.py
 client: client_dist/.built
 
 client_dist/.built: $(VENV)/.installed $(CLIENT_SOURCES)
-	$(PY) -m core.client_wheel client_dist
+	$(PY) -m connect.wheel client_dist
 	touch $@
 
 # Celery's entry point (hub/celery.py) defaults to the production settings; here it is development.
@@ -58,7 +76,8 @@ bench: install
 
 # The production stack without Docker: the Procfile under honcho with the production settings, on
 # loopback, against local PostgreSQL and Redis (the database must exist: `createdb ltm_stack`).
-# Needs SECRET_KEY; the other variables have local defaults. Static files are collected first,
+# Needs SECRET_KEY; the other variables have local defaults (web and worker count their metrics
+# under artifacts/metrics: /metrics answers with LTM_METRICS_TOKEN set). Static files are collected first,
 # as the Docker image does at build time; then `release` (migrate), then proxy, web, worker and
 # beat. The proxy (nginx: apt-get install nginx) listens on HOST:PORT; honcho gives each process
 # type the next hundred ports, so web (granian, on loopback only) is on PORT+100.
@@ -66,6 +85,7 @@ STACK_ENV = PATH="$(CURDIR)/$(VENV)/bin:$$PATH" DJANGO_SETTINGS_MODULE=hub.setti
 	DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/ltm_stack}" \
 	REDIS_URL="$${REDIS_URL:-redis://127.0.0.1:6379/0}" ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost}" \
 	SECURE_COOKIES="$${SECURE_COOKIES:-0}" LTM_TRUST_PROXY_HEADERS=1 WEB_HOST=127.0.0.1 \
+	PROMETHEUS_MULTIPROC_DIR="$${PROMETHEUS_MULTIPROC_DIR:-$(CURDIR)/artifacts/metrics}" \
 	PROXY_HOST="$(HOST)" PROXY_UPSTREAMS="127.0.0.1:$$(($(PORT) + 100))" PORT="$(PORT)"
 
 stack: install docs client

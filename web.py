@@ -5,7 +5,13 @@ docker-compose.yml and the Docker image do. Settings come from the environment:
     PORT             the port (8000), as a process manager (honcho, foreman, a PaaS) hands it out
     WEB_CONCURRENCY  worker processes (default: one per CPU this process may run on)
     WEB_THREADS      Python threads per worker (1): each worker answers that many requests at once
-    WEB_ACCESS_LOG   "0" leaves out the access log (one line per request on standard output)
+    WEB_ACCESS_LOG   "0" leaves out the access log (one line per request on standard output); off
+                     by default with LOG_FORMAT=json, where the hub writes each request's line itself
+                     (with its request id, route and user)
+    LOG_FORMAT       "json": the server's own lines as JSON objects too (core.logs.JsonLines)
+    PROMETHEUS_MULTIPROC_DIR  the folder the web and Celery processes count their metrics in
+                     (hub/metrics_dir.py); unset, the workers share one in the system's temporary
+                     folder, and a Celery worker on the machine counts alone
 
 Why granian, with one thread per worker: it reads and writes HTTP in Rust and keeps connections
 alive, so a worker's Python time goes to the hub alone; more threads in one process would take
@@ -17,6 +23,7 @@ server's logs passes through core.logs.MaskSecrets first.
 """
 
 import os
+import tempfile
 
 from granian import Granian
 from granian.constants import Interfaces
@@ -30,13 +37,28 @@ def cpus() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def logging_config() -> dict:
-    """granian's own logging configuration, with the secrets filter on both of its loggers."""
+def logging_config(environ=os.environ) -> dict:
+    """granian's own logging configuration, with the secrets filter on both of its loggers, and its
+    lines as JSON objects with LOG_FORMAT=json."""
     config = {**LOGGING_CONFIG, "filters": {"mask_secrets": {"()": "core.logs.MaskSecrets"}}}
     config["handlers"] = {
         name: {**handler, "filters": ["mask_secrets"]} for name, handler in LOGGING_CONFIG["handlers"].items()
     }
+    if environ.get("LOG_FORMAT") == "json":
+        config["formatters"] = {name: {"()": "core.logs.JsonLines"} for name in LOGGING_CONFIG["formatters"]}
     return config
+
+
+def metrics_folder(environ=os.environ):
+    """This server's workers count their metrics in one folder (hub/metrics_dir.py), named for its
+    port, under the deployment's PROMETHEUS_MULTIPROC_DIR, else under the system's temporary
+    folder."""
+    from hub.metrics_dir import LIBRARY_VARIABLE, ROOT_VARIABLE, claim
+
+    port = environ.get("PORT", "8000")
+    if not environ.get(ROOT_VARIABLE) and not environ.get(LIBRARY_VARIABLE):
+        environ[LIBRARY_VARIABLE] = os.path.join(tempfile.gettempdir(), f"ltm-metrics-{port}")
+    return claim(f"web-{port}", environ)
 
 
 def server(environ=os.environ) -> Granian:
@@ -49,8 +71,8 @@ def server(environ=os.environ) -> Granian:
         workers=int(environ.get("WEB_CONCURRENCY") or cpus()),
         blocking_threads=int(environ.get("WEB_THREADS") or 1),
         websockets=False,
-        log_dictconfig=logging_config(),
-        log_access=environ.get("WEB_ACCESS_LOG", "1") != "0",
+        log_dictconfig=logging_config(environ),
+        log_access=environ.get("WEB_ACCESS_LOG", "0" if environ.get("LOG_FORMAT") == "json" else "1") != "0",
         log_access_format=ACCESS_LINE,
         # As a process manager would: a worker that dies is replaced. On SIGTERM (a deploy, `docker
         # stop`, honcho) each worker stops taking connections and finishes the requests it holds;
@@ -66,4 +88,5 @@ def server(environ=os.environ) -> Granian:
 
 
 if __name__ == "__main__":
+    metrics_folder()
     server().serve()

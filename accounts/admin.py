@@ -1,3 +1,4 @@
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
@@ -8,6 +9,9 @@ from core.admin import NoAddMixin
 admin.site.site_header = "ltm hub administration"
 admin.site.site_title = "ltm hub administration"
 admin.site.index_title = "Users, teams, packets and tokens"
+# The admin signs in through allauth's page, like everyone: its second factor (or passkey) and
+# django-axes' lockout included, rather than a password form of its own that would skip them.
+admin.site.login = secure_admin_login(admin.site.login)
 
 
 @admin.register(User)

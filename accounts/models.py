@@ -26,6 +26,10 @@ class User(AbstractUser):
         default=True, help_text="Mail me when someone shares a packet with me (to a verified address)."
     )
 
+    # Whether this person, as the request at hand knows them, has shown a second factor (None:
+    # not asked yet). Not a field: accounts.mfa.second_factor_shown sets it.
+    shown_second_factor = None
+
     @property
     def display_name(self) -> str:
         return self.display or self.username
@@ -52,6 +56,9 @@ class ApiToken(models.Model):
     last_used_at = models.DateTimeField(null=True, blank=True)
     last_used_address = models.GenericIPAddressField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # Made on the dashboard in a session that had signed in with a second factor (accounts.mfa):
+    # only such a token reads the packets of a team that requires one (teams.second_factor).
+    second_factor = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at"]

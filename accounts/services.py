@@ -95,10 +95,16 @@ def new_token_plaintext() -> str:
 
 @transaction.atomic
 def api_token_create(
-    *, actor: User, name: str, scope: str = "read write", expires_in_days: int | None = None
+    *,
+    actor: User,
+    name: str,
+    scope: str = "read write",
+    expires_in_days: int | None = None,
+    second_factor: bool = False,
 ) -> tuple[ApiToken, str]:
     """Mint a token of `actor` with `scope` (see TOKEN_SCOPES) that expires after
-    `expires_in_days` (None: never). Returns the row and the plaintext, which is never stored."""
+    `expires_in_days` (None: never); `second_factor` when the session making it had signed in
+    with one. Returns the row and the plaintext, which is never stored."""
     name = (name or "").strip()
     if not name:
         raise BadRequest("a token needs a name, e.g. laptop or ci")
@@ -111,7 +117,13 @@ def api_token_create(
     expires_at = timezone.now() + timedelta(days=expires_in_days) if expires_in_days else None
     plaintext = new_token_plaintext()
     token = ApiToken.objects.create(
-        user=actor, name=name, token_hash=hash_token(plaintext), hint=plaintext[:8], scope=scope, expires_at=expires_at
+        user=actor,
+        name=name,
+        token_hash=hash_token(plaintext),
+        hint=plaintext[:8],
+        scope=scope,
+        expires_at=expires_at,
+        second_factor=second_factor,
     )
     return token, plaintext
 

@@ -28,7 +28,7 @@ class SessionStore(db.SessionStore):
         return self.model.objects.filter(session_key=stored_key(self.session_key), expire_date__gt=timezone.now())
 
     def _forget_key(self):
-        # Never adopt an unknown key; Django offers no public setter (tests/test_library_pins.py).
+        # Never adopt an unknown key; Django offers no public setter (hub/tests/test_library_pins.py).
         self._session_key = None
 
     def load(self):

@@ -34,3 +34,35 @@ def password_sign_in(login: str, password: str, *, path: str = "/accounts/login/
     field = "username" if path.startswith("/admin/") else "login"
     response = client.post(path, {field: login, "password": password})
     return response, "_auth_user_id" in client.session
+
+
+# Second factors (allauth.mfa), set up as the account pages would, and the codes a person's app
+# would show, computed with the library's own function.
+
+
+def add_totp(user) -> str:
+    """Give `user` an authenticator app; its secret, to compute codes with `totp_code`."""
+    from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
+
+    secret = generate_totp_secret()
+    TOTP.activate(user, secret)
+    return secret
+
+
+def totp_code(secret: str, *, steps_ago: int = 0) -> str:
+    """The code an authenticator app shows now (or `steps_ago` periods ago) for `secret`."""
+    import time
+
+    from allauth.mfa.totp.internal.auth import format_hotp_value, hotp_value
+
+    return format_hotp_value(hotp_value(secret, int(time.time()) // 30 - steps_ago))
+
+
+def sign_in_with_code(login: str, password: str, code: str, *, address: str = "127.0.0.1"):
+    """Signs in through allauth's forms, the password then the second factor's code: (client,
+    the code's answer, whether it signed in)."""
+    client = Client(REMOTE_ADDR=address)
+    first = client.post("/accounts/login/", {"login": login, "password": password})
+    assert first.status_code == 302 and first["Location"].startswith("/accounts/2fa/authenticate"), first
+    answer = client.post("/accounts/2fa/authenticate/", {"code": code})
+    return client, answer, "_auth_user_id" in client.session

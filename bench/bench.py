@@ -11,7 +11,7 @@ per call:
     pull       GET /v1/packets/<id> of a seeded packet
     push       POST /v1/packets, a 3 KB packet with a fresh id on every request
     search     GET /v1/search?q=..., cycling through SEARCH_QUERIES, as a second user with 100,000
-               varied packets (made from the search corpus, packets/tests/search_corpus.jsonl);
+               varied packets (made from the search corpus, packets/search/tests/search_corpus.jsonl);
                once with all the connections, once with one (the latency of a search on a server
                that is not saturated)
 
@@ -67,6 +67,7 @@ from live_hub import gunicorn, hub
 from one_client import measure_one_client
 from report import print_report
 from seeding import (  # noqa: F401 - database_without_search_index and drop_search_index: tests/test_bench_without_search_index.py
+    RELATED_IDS,
     SEARCH_QUERIES,
     create_database_if_missing,
     database_without_search_index,
@@ -75,6 +76,7 @@ from seeding import (  # noqa: F401 - database_without_search_index and drop_sea
     packet_template,
     seed,
     seed_search,
+    semantic_on,
     setup_database,
 )
 from wrk_runs import measure, median_run, run_wrk, serving_processes
@@ -245,7 +247,28 @@ def main():
             run(f"search, {many:,} packets", "/v1/search", **search)
             # One search at a time: what a search costs a person when the server is not saturated
             # (with 32 connections on 2 cores, every call's p99 is mostly queueing).
-            run("search, 1 connection", "/v1/search", connections=1, **search)
+            run("search, 1 connection", "/v1/search", connections=1, **search)  # hybrid: the default mode
+            if semantic_on():
+                # Recall by meaning: each other mode, and `related` of packets across the corpus.
+                for mode in ("keyword", "semantic"):
+                    paths = Path(scratch) / f"search-{mode}-paths.txt"
+                    paths.write_text(
+                        "".join(f"/v1/search?{urlencode({'q': q, 'mode': mode})}\n" for q in SEARCH_QUERIES)
+                    )
+                    run(
+                        f"search {mode}, 1 connection",
+                        "/v1/search",
+                        connections=1,
+                        **{**search, "body_file": str(paths)},
+                    )
+                paths = Path(scratch) / "related-paths.txt"
+                paths.write_text("".join(f"/v1/packets/{pid}/related\n" for pid in RELATED_IDS))
+                run(
+                    "related, 1 connection",
+                    "/v1/packets/x/related",
+                    connections=1,
+                    **{**search, "body_file": str(paths)},
+                )
     floor_runs = [run["floor"] for row in rows.values() for run in row["runs"]]
     rows = {"floor": dict(sorted(floor_runs, key=lambda r: r["rate"])[len(floor_runs) // 2]), **rows}
 
@@ -273,8 +296,15 @@ def main():
             None,
             {"Authorization": f"Bearer {search_token}"},
         )
+        if semantic_on():
+            calls["related"] = lambda: (
+                "GET",
+                f"/v1/packets/{RELATED_IDS[0]}/related",
+                None,
+                {"Authorization": f"Bearer {search_token}"},
+            )
     # healthz always: each call's in-process figure is also given as a ratio to healthz's.
-    calls = {name: call for name, call in calls.items() if name in measured | {"healthz"}}
+    calls = {name: call for name, call in calls.items() if name in measured | {"healthz", "related"}}
     trips = roundtrips.count_round_trips(calls)
     print("  each call in this process ...", file=sys.stderr, flush=True)
     costs = in_process.cpu_per_call(calls)

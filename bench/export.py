@@ -61,7 +61,7 @@ def seed_threads(count: int) -> None:
         with connection.cursor() as cursor:
             # The seeding's own session only: the hub under measurement keeps its statement timeout.
             cursor.execute("SET statement_timeout = 0")
-            connection.connection.answer_timeout = None  # nor does the hub stop waiting (core.postgresql)
+            connection.connection.answer_timeout = None  # nor does the hub stop waiting (hub.backends.postgresql)
             cursor.execute(f"VACUUM ANALYZE {Packet._meta.db_table}")
 
 

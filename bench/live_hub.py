@@ -1,5 +1,5 @@
 """The hub on a free loopback port, for the bench scripts (bench.py, export.py) and the tests that
-need a real server (tests/test_outages.py, tests/test_log_masking.py, tests/test_web_server.py,
+need a real server (hub/tests/test_outages.py, hub/tests/test_log_masking.py, hub/tests/test_web_server.py,
 which import this module as bench.live_hub).
 
 hub() starts it as production does (`python web.py`: granian); gunicorn() serves the bench's

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from django.db import connection
 from in_process import caller
 
-WARM_UP_CALLS = 6  # past psycopg's prepare_threshold (hub/settings/base.py)
+WARM_UP_CALLS = 6  # past psycopg's prepare_threshold (hub/settings/database.py)
 
 
 @contextmanager

@@ -1,5 +1,5 @@
-"""CPU per packet of the hub's secret scan (packets.secret_scan), and its recall and false positives
-on the test corpus (packets/tests/secret_corpus/):
+"""CPU per packet of the hub's secret scan (packets.scan.detect), and its recall and false positives
+on the test corpus (packets/scan/tests/secret_corpus/):
 
     python bench/secret_scan.py [--detect-secrets]
 
@@ -21,9 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ltm.protocol.packet import example_packet  # noqa: E402
-from packets.secret_scan import packet_fields, scan_packet  # noqa: E402
+from packets.scan.detect import packet_fields, scan_packet  # noqa: E402
 
-CORPUS = ROOT / "packets" / "tests" / "secret_corpus"
+CORPUS = ROOT / "packets" / "scan" / "tests" / "secret_corpus"
 SIZE = 3 * 1024
 
 

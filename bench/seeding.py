@@ -103,6 +103,7 @@ def seed(count: int) -> str:
     delete_packets(user)
     start = datetime(2026, 1, 1, tzinfo=UTC)
     body = packet_template()
+    vector = vector_columns(json.loads(body))  # every body is the same but for its id
     for first in range(0, count, 5000):
         ids = [f"01BENCH{i:019d}" for i in range(first, min(count, first + 5000))]
         Packet.objects.bulk_create(
@@ -114,6 +115,7 @@ def seed(count: int) -> str:
                 goal=f"bench goal {first + n}",
                 next_step="next",
                 body=body.replace("__ID__", pid),
+                **vector,
             )
             for n, pid in enumerate(ids)
         )
@@ -138,6 +140,15 @@ SEARCH_QUERIES = [
     "token bucket redis",
 ]
 
+# Packets of `bench-search` whose related packets the `related` row asks for, across the corpus.
+RELATED_IDS = [f"01SEARCH{n:018d}" for n in range(7, 100_000, 9_973)]
+
+
+def semantic_on() -> bool:
+    from packets.search import embedding
+
+    return embedding.enabled()
+
 
 def seed_search(count: int) -> str:
     """Give a second user, `bench-search`, `count` varied packets: each mixes the goal, next step,
@@ -149,7 +160,7 @@ def seed_search(count: int) -> str:
     from ltm.protocol.packet import canonical_json
     from packets.models import Packet
 
-    corpus = [json.loads(line) for line in (ROOT / "packets/tests/search_corpus.jsonl").read_text().splitlines()]
+    corpus = [json.loads(line) for line in (ROOT / "packets/search/tests/search_corpus.jsonl").read_text().splitlines()]
     user, _ = user_upsert(username="bench-search")
     delete_packets(user)
     rng = random.Random(14)
@@ -181,11 +192,24 @@ def seed_search(count: int) -> str:
                     project=packet["project"].get("name", ""),
                     tags=" " + " ".join(packet["tags"]) + " " if packet["tags"] else "",
                     body=canonical_json(packet),
+                    **vector_columns(packet),
                 )
             )
         Packet.objects.bulk_create(rows)
     vacuum()
     return api_token_create(actor=user, name="bench")[1]
+
+
+def vector_columns(packet: dict) -> dict:
+    """The packet's vector for recall by meaning, stored as the hub stores it after a push
+    (packets/search/vectors.py), so that no seeded packet waits for one; none with LTM_SEMANTIC=off."""
+    from django.utils import timezone
+
+    from packets.search import embedding
+
+    if not embedding.enabled():
+        return {}
+    return {"embedding": embedding.packet_vector(packet), "embedded_at": timezone.now()}
 
 
 def vacuum() -> None:
@@ -199,10 +223,10 @@ def vacuum() -> None:
         # After 100,000 rows were replaced it may take longer than the hub's statement timeout.
         with connection.cursor() as cursor:
             cursor.execute("SET statement_timeout = 0")
-            connection.connection.answer_timeout = None  # nor does the hub stop waiting (core.postgresql)
+            connection.connection.answer_timeout = None  # nor does the hub stop waiting (hub.backends.postgresql)
             cursor.execute(f"VACUUM ANALYZE {Packet._meta.db_table}")
     else:
-        # Index the seeded packets, which wait for the search index (packets/search_queue.py: only
+        # Index the seeded packets, which wait for the search index (packets/search/queue.py: only
         # a push wakes the hub's indexing thread), then merge the FTS5 segments that leaves, which
         # FTS5 would otherwise merge a little at a time on later writes: right after the seed, the
         # occasional batch that pays for a merge holds the write lock many times longer than the

@@ -1,7 +1,7 @@
 """Slow senders against the hub: connections that each declare a request body, send a few bytes of
 it and stall, while a health check must still be answered. The stack check
 (checks/stack_check.py) holds more of them than the stack has web workers against its proxy;
-tests/test_proxy.py does so against proxy.py and web.py, and against web.py alone, which
+hub/tests/test_proxy.py does so against proxy.py and web.py, and against web.py alone, which
 they freeze (granian hands the hub a request whose body has not arrived, and the hub waits for it
 in the worker's one thread).
 

@@ -6,7 +6,9 @@ capacity with a short burst of the traffic mix (healthz, push, list, pull) from 
 clients, then sends that mix at half the capacity (or --rate) for --minutes. Prints each
 minute's figures and at the end: requests, errors, latency percentiles per endpoint, and the
 resident memory of the web server's worker processes at the start and at the end. Exits 1 when a
-request failed (a wrong status or no answer); latency alone never fails it.
+request failed (a wrong status or no answer) or when the restore drill, halfway through (a backup
+of the stack under load restored into an empty database, checks/stack_ops.py), fails; latency
+alone never fails it.
 
     python checks/soak.py --minutes 1                  # CI (.ci/run)
     python checks/soak.py --minutes 10                 # the figures in bench/README.md
@@ -24,6 +26,7 @@ from http.client import HTTPConnection
 from pathlib import Path
 
 from stack import DEFAULT_REDIS_URL, Stack
+from stack_ops import restore_drill
 
 # The traffic mix: (endpoint, weight, expected status)
 MIX = [("healthz", 15, 200), ("push", 20, 201), ("list", 30, 200), ("pull", 35, 200)]
@@ -176,6 +179,15 @@ def summary(traffic: Traffic, since: float, label: str) -> str:
     return f"{label}: {len(rows)} requests, p50 {percentile(times, 0.5) * 1000:.1f} ms, p99 {percentile(times, 0.99) * 1000:.1f} ms"
 
 
+def mid_soak_drill(stack: Stack, after: float, outcome: dict) -> None:
+    """Halfway through the soak: a backup of the stack under load, restored and checked."""
+    time.sleep(after)
+    try:
+        outcome["note"] = restore_drill(stack)
+    except Exception as error:  # reported at the end; the soak then fails
+        outcome["error"] = f"{type(error).__name__}: {error}"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--minutes", type=float, default=1.0)
@@ -247,7 +259,11 @@ def main():
                 flush=True,
             )
 
+        drill = threading.Thread(target=mid_soak_drill, args=(stack, args.minutes * 30, drilled := {}))
+        drill.start()
         late = steady(traffic, port, args.clients, rate, args.minutes * 60, report)
+        drill.join()
+        print(f"restore drill mid-soak: {drilled.get('note') or 'FAILED: ' + drilled.get('error', '?')}", flush=True)
         memory_end = worker_memory(stack)
         print(summary(traffic, began, "soak"))
         for endpoint, _, _ in MIX:
@@ -263,7 +279,7 @@ def main():
             f"errors: {sum(traffic.errors.values())} ({errors_before} in the capacity burst)"
             + "".join(f"\n  {problem}: {count}" for problem, count in sorted(traffic.errors.items()))
         )
-        return 1 if traffic.errors else 0
+        return 1 if traffic.errors or "error" in drilled else 0
     finally:
         stack.stop()
 

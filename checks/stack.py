@@ -102,6 +102,11 @@ class Stack:
             "WEB_HOST": "127.0.0.1",
             **({"WEB_CONCURRENCY": str(web_concurrency)} if web_concurrency else {}),
             "PYTHONUNBUFFERED": "1",
+            # every process of the stack counts its metrics under one folder (hub/metrics_dir.py)
+            "PROMETHEUS_MULTIPROC_DIR": str(log_dir / "metrics"),
+            "LTM_METRICS_TOKEN": secrets.token_urlsafe(24),
+            # the webhook step's receiver listens on loopback (checks/stack_webhooks.py)
+            "LTM_WEBHOOK_ALLOW_HOSTS": "127.0.0.1",
             **(self._proxy_env() if proxy else {}),
             **(env or {}),
         }

@@ -8,7 +8,8 @@ it, a body over its limit, and more slow senders than there are web workers, fro
 checks/slow_clients.py), a tool call on the MCP endpoint, a device-flow sign-in approved in
 Chromium, a team invite accepted anonymously, `ltm conformance` with two accounts and 2,000
 hostile requests (its report: conformance.json in the logs folder); state shared by the two web
-processes (a device code, the wrong-code limit, a session); the worker killed while tasks are
+processes (a device code, the wrong-code limit, a session); readiness, and metrics that add up
+both web processes; a backup restored into an empty database; the worker killed while tasks are
 sent; Redis stopped and started again (checks/stack_outages.py). Most steps go to each web
 process directly, to tell them apart. Prints PASS or FAIL and the time of each step, exits 1 on any failure, and
 stops everything it started, even on failure or timeout.
@@ -38,6 +39,7 @@ import redis
 import slow_clients
 from stack import DEFAULT_REDIS_URL, ROOT, Stack
 from stack_http import PASSWORD, USER_CODE_LETTERS, Http, check, csrf, new_packet, poll_for_token, start_device_flow
+from stack_ops import Operations
 from stack_outages import Outages
 
 from ltm.conformance.vectors import known_deviations
@@ -47,7 +49,7 @@ sys.path.insert(0, str(ROOT))
 CONFORMANCE_FUZZ = 2000  # hostile requests of the conformance step
 
 
-class Journey(Outages):
+class Journey(Outages, Operations):
     def __init__(self, stack: Stack, celery_app):
         self.stack, self.celery = stack, celery_app
         self.a, self.b = stack.web_urls
@@ -172,11 +174,10 @@ class Journey(Outages):
         return "tools/call ls on web.2 lists the packet; no token: 401 with resource_metadata"
 
     def device_flow_in_chromium(self):
+        from chromium import CHROMIUM_FLAGS, chromium_path
         from playwright.sync_api import sync_playwright
 
-        from tests.e2e.conftest import CHROMIUM_FLAGS, _chromium_path
-
-        executable = _chromium_path()
+        executable = chromium_path()
         check(executable, "Chromium not found (install it, or set LTM_CHROMIUM)")
         grant = start_device_flow(self.a)
         with sync_playwright() as playwright:
@@ -278,7 +279,7 @@ def main():
         help="dropped and created again; its name must start with ltm_stack",
     )
     parser.add_argument("--redis-url", default=os.environ.get("LTM_STACK_REDIS_URL", DEFAULT_REDIS_URL))
-    parser.add_argument("--timeout", type=int, default=420, help="seconds for the whole check")
+    parser.add_argument("--timeout", type=int, default=540, help="seconds for the whole check")
     args = parser.parse_args()
 
     log_dir = Path(tempfile.mkdtemp(prefix="ltm-stack-check-"))
@@ -306,6 +307,9 @@ def main():
         journey.team_invite,
         journey.conformance,
         journey.two_web_processes,
+        journey.readiness_and_metrics,
+        journey.restore_drill,
+        journey.webhook_worker_killed_mid_retry,
         journey.worker_killed,
         journey.redis_stopped,
     ]

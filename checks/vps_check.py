@@ -31,26 +31,35 @@ from stack import Stack
 # The variables of each profile; the rest comes from the production settings' defaults.
 PROFILES = {
     # 1 vCPU, 512 MB: one worker process, one copy of the application. Two threads, not one:
-    # measured here, both held 115 to 125 MiB and one thread answered 10 to 30 % more requests a
-    # second, but with one thread a single slow request (a large export, mail sent in the request
-    # without Redis) makes every other request wait for it; with two the hub keeps answering.
+    # they hold about the memory of one and one thread answers somewhat more requests a second
+    # (bench/README.md has both measured), but with one thread a single slow request (a large
+    # export, mail sent in the request without Redis) makes every other request wait for it;
+    # with two the hub keeps answering.
     "vps": {"WEB_CONCURRENCY": "1", "WEB_THREADS": "2", "MALLOC_ARENA_MAX": "2"},
     # web.py's defaults (one thread per worker), with the two workers Stack() starts by default.
     "default": {},
 }
 PAGE = ("page", 10, 200)  # the sign-in page, beside the soak's mix
+# A search by words and meaning (hybrid, the default), and the packets related to one: with recall
+# by meaning on (LTM_SEMANTIC), the process loads its model and keeps its vectors.
+SEARCH = ("search", 5, 200)
+RELATED = ("related", 2, 200)
 
 
 class MixedTraffic(Traffic):
     def request(self, endpoint):
         if endpoint == "page":
             return "GET", "/accounts/login/", None, {}
+        if endpoint == "search":
+            return "GET", "/v1/search?q=tests+hang+when+the+suite+runs+in+parallel", None, self.auth
+        if endpoint == "related":
+            return "GET", f"/v1/packets/{random.choice(self.pull_ids)}/related", None, self.auth
         return super().request(endpoint)
 
 
 def send_all(traffic: Traffic, port: int, clients: int, total: int) -> float:
     """`total` requests from `clients` closed-loop threads; returns the seconds they took."""
-    mix = [*MIX, PAGE]
+    mix = [*MIX, PAGE, SEARCH, RELATED]
     weights = [weight for _, weight, _ in mix]
     remaining = iter(range(total))
     lock = threading.Lock()

@@ -1,4 +1,4 @@
-"""Log lines without secrets.
+"""Log lines without secrets, plain or as JSON (LOG_FORMAT).
 
 Some secrets travel in URLs: an invite link (`/v1/invites/<code>`), a claim link
 (`/claim/<code>`), the device flow's `/device?user_code=...`, allauth's password-reset and
@@ -10,6 +10,8 @@ server's own lines and access log, whose loggers web.py gives this filter) passe
 
 import logging
 import re
+
+from pythonjsonlogger.json import JsonFormatter
 
 MASK = "***"
 
@@ -53,3 +55,20 @@ class MaskSecrets(logging.Filter):
         if masked != message:
             record.msg, record.args = masked, ()
         return True
+
+
+class JsonLines(JsonFormatter):
+    """LOG_FORMAT=json: one JSON object a line (python-json-logger) with the time, level, logger,
+    message and request id, and whatever a record carries besides (the request line's route,
+    status, duration and user id). The whole line is masked as a message is, so that a secret in
+    a traceback or an extra field is masked too."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("rename_fields", {"levelname": "level", "name": "logger"})
+        kwargs.setdefault("timestamp", "time")
+        super().__init__(*args or ("{levelname}{name}{message}{request_id}",), style="{", **kwargs)
+
+    def format(self, record: logging.LogRecord) -> str:
+        if not hasattr(record, "request_id"):
+            record.request_id = "-"  # granian's own lines, before Django's filters exist
+        return mask_secrets(super().format(record))

@@ -1,4 +1,4 @@
-"""Shapes every /v1 endpoint shares: the error body and the health check."""
+"""Shapes every /v1 endpoint shares: the error body and the health check (readiness: ops.serializers)."""
 
 from rest_framework import serializers
 
@@ -23,17 +23,4 @@ class ErrorSerializer(serializers.Serializer):
 class HealthSerializer(serializers.Serializer):
     ok = serializers.BooleanField()
     version = serializers.CharField(help_text="the newest packet version this hub accepts")
-
-
-DEPENDENCY_STATES = ["ok", "unavailable", "not configured"]
-
-
-class ReadinessSerializer(serializers.Serializer):
-    ok = serializers.BooleanField()
-    database = serializers.ChoiceField(DEPENDENCY_STATES)
-    cache = serializers.ChoiceField(DEPENDENCY_STATES, help_text="Redis; `not configured` without REDIS_URL")
-
-
-class NotReadySerializer(ErrorSerializer):
-    database = serializers.ChoiceField(DEPENDENCY_STATES)
-    cache = serializers.ChoiceField(DEPENDENCY_STATES)
+    hub = serializers.CharField(help_text="the hub's own version (a hub extension)")

@@ -2,12 +2,16 @@
 
 import json
 import os
+import re
 import threading
 from collections.abc import Callable
+from contextlib import contextmanager
+from http.server import ThreadingHTTPServer
 
 import pytest
 from django.db import connection
 from django.test import Client
+from jsonschema import Draft202012Validator, FormatChecker
 
 
 def signed_in(user, **options) -> Client:
@@ -90,3 +94,61 @@ def run_at_once(calls: list[Callable[[], object]]) -> list[object]:
     for thread in threads:
         thread.join(timeout=120)
     return results
+
+
+# The OpenAPI description (/v1/openapi.json), for tests that hold answers to it.
+OPENAPI_METHODS = ("get", "post", "patch", "delete")
+
+
+def openapi_document() -> dict:
+    """The description as the hub serves it (a test with database access calls it)."""
+    response = Client().get("/v1/openapi.json")
+    assert response.status_code == 200
+    return response.json()
+
+
+def path_template(path: str) -> str:
+    """A path with its parameters unnamed: the contract says {id}, the hub's URLs {packet_id}."""
+    return re.sub(r"\{[^}]+\}", "{}", path)
+
+
+def openapi_operations(document) -> dict:
+    return {
+        (method, path_template(path)): operation
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+        if method in OPENAPI_METHODS
+    }
+
+
+def openapi_resolve(document, schema):
+    while "$ref" in schema:
+        schema = document["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+    return schema
+
+
+def openapi_response_schema(document, method, path, status) -> dict:
+    response = openapi_operations(document)[(method, path_template(path))]["responses"][str(status)]
+    return response["content"]["application/json"]["schema"]
+
+
+def assert_described(document, method, path, response):
+    """The answer's body validates against what the description says for its status."""
+    schema = openapi_response_schema(document, method, path, response.status_code)
+    validator = Draft202012Validator({**schema, "components": document["components"]}, format_checker=FormatChecker())
+    errors = [error.message for error in validator.iter_errors(json.loads(response.content))]
+    assert not errors, (method, path, response.status_code, errors)
+
+
+@contextmanager
+def serving_on_loopback(handler_class):
+    """An HTTP server answering with `handler_class` on 127.0.0.1 (a free port), in a thread, for
+    the tests of the calls the hub makes (core.outbound and its users); stopped at the end."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler_class)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -16,8 +16,8 @@ def rfc3339_column(column: str, vendor: str):
 
     SQLite keeps an instant as the text of its naive UTC value ("2026-11-26 06:50:30.123456",
     what Django's SQLite backend writes), one replace away. PostgreSQL hands over the naive UTC
-    timestamp, which psycopg reads in C; Django's reader of an instant with its time zone is
-    written in Python, and cost more than the rest of a 50-line list."""
+    timestamp, which psycopg reads in C, where Django's reader of an instant with its time zone
+    is written in Python and runs once per instant of the list."""
     if vendor == "sqlite":
         return f"replace({column}, ' ', 'T') || 'Z'", str
     return f"({column} AT TIME ZONE 'UTC')", _utc_text

@@ -1,29 +1,29 @@
-"""Site-wide views: health and readiness checks, the "Get the client" page and the wheel it
-offers, and the error pages (JSON under /v1, HTML elsewhere)."""
+"""Site-wide views: the health check (JSON for programs, and /status, the same facts as a page for
+people) and the error pages (JSON under /v1, HTML elsewhere)."""
 
 import sys
 
 from django.conf import settings
-from django.db import DatabaseError, InterfaceError, OperationalError, connection
-from django.http import FileResponse, Http404, HttpResponse, HttpResponsePermanentRedirect, HttpResponseRedirect
+from django.db import InterfaceError, OperationalError
+from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import render
-from django.urls import Resolver404, get_resolver, get_urlconf, resolve, reverse
-from django.utils.http import http_date
+from django.urls import Resolver404, get_resolver, get_urlconf, resolve
 from django.views.decorators.http import require_safe
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core import client_wheel
 from core.api import error_responses, json_error
-from core.links import hub_url
-from core.serializers import HealthSerializer, NotReadySerializer, ReadinessSerializer
+from core.request_id import request_id_of
+from core.serializers import HealthSerializer
 from ltm.protocol.packet import LATEST_VERSION
 
-# What healthz answers, as DRF's renderer writes it: it never changes, so it is written once.
-HEALTHY = JSONRenderer().render(HealthSerializer({"ok": True, "version": LATEST_VERSION}).data)
+# What healthz answers (the newest packet version, the protocol's, and the hub's own version), as
+# DRF's renderer writes it: it never changes, so it is written once.
+HEALTH = {"ok": True, "version": LATEST_VERSION, "hub": settings.LTM_VERSION}
+HEALTHY = JSONRenderer().render(HealthSerializer(HEALTH).data)
 
 
 class Healthz(APIView):
@@ -43,104 +43,17 @@ class Healthz(APIView):
 
     @extend_schema(summary="Health check", responses={200: HealthSerializer, **error_responses()})
     def get(self, request):  # what the OpenAPI description reads; dispatch() answers first
-        return Response(HealthSerializer({"ok": True, "version": LATEST_VERSION}).data)
+        return Response(HealthSerializer(HEALTH).data)
 
 
 healthz = Healthz.as_view()
 
 
-class Readyz(APIView):
-    """GET /v1/readyz, no token: whether this process can serve (the database answers, and Redis
-    does when configured). For load balancers and health checks; `/v1/healthz`, which the client
-    asks, stays a plain 200 that touches nothing."""
-
-    authentication_classes = []
-    permission_classes = [AllowAny]
-    http_method_names = ["get", "head"]
-
-    @extend_schema(
-        summary="Readiness check (hub extension)",
-        responses={
-            200: ReadinessSerializer,
-            503: OpenApiResponse(NotReadySerializer, description="the database or the cache is down"),
-        },
-    )
-    def get(self, request):
-        checks = {"database": _database_answers(), "cache": _cache_answers()}
-        down = [name for name, state in checks.items() if state == "unavailable"]
-        if down:
-            body = NotReadySerializer({"error": f"not ready: {', '.join(down)} unavailable", **checks}).data
-            return Response(body, status=503, headers={"Retry-After": RETRY_AFTER_SECONDS})
-        return Response(ReadinessSerializer({"ok": True, **checks}).data)
-
-
-readyz = Readyz.as_view()
-
-
-def _database_answers() -> str:
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-    except DatabaseError:
-        return "unavailable"
-    return "ok"
-
-
-def _cache_answers() -> str:
-    if "Redis" not in settings.CACHES["default"]["BACKEND"]:
-        return "not configured"  # the local-memory cache of one process cannot be down
-    from django_redis import get_redis_connection
-
-    try:
-        get_redis_connection("default").ping()
-    except Exception:  # redis-py's ConnectionError, TimeoutError and the like
-        return "unavailable"
-    return "ok"
-
-
 @require_safe
-def client_page(request):
-    """/client/: the exact lines that install the Python client from this hub and sign it in, the
-    public Go client beside it, and the agent lines. Without a built wheel, how to build one."""
-    return _client_page(request, status=200)
-
-
-def _client_page(request, *, status: int, asked: str = ""):
-    hub = hub_url(request)
-    wheel = client_wheel.built_wheel()
-    context = {
-        "hub_url": hub,
-        "wheel": wheel,
-        "wheel_size": wheel.stat().st_size if wheel else 0,
-        "wheel_url": hub + reverse("client-wheel", args=[wheel.name]) if wheel else "",
-        "wheel_dir": client_wheel.wheel_dir(),
-        "asked": asked,
-    }
-    return render(request, "core/client.html", context, status=status)
-
-
-@require_safe
-def client_wheel_latest(request):
-    """/client/ltm.whl, a link that lasts: a redirect to the wheel's own file name, which pip and
-    pipx need (they refuse to install from a URL whose file name is not a wheel's)."""
-    wheel = client_wheel.built_wheel()
-    if wheel is None:
-        return _client_page(request, status=404, asked=request.path)
-    return HttpResponseRedirect(reverse("client-wheel", args=[wheel.name]))
-
-
-@require_safe
-def client_wheel_file(request, filename):
-    """/client/<the wheel's file name>: the wheel, and nothing else of the folder."""
-    wheel = client_wheel.built_wheel()
-    if wheel is None or filename != wheel.name:
-        return _client_page(request, status=404, asked=request.path)
-    stat = wheel.stat()
-    response = FileResponse(wheel.open("rb"), as_attachment=True, filename=wheel.name)
-    response["Content-Type"] = "application/zip"
-    response["Last-Modified"] = http_date(stat.st_mtime)
-    response["Cache-Control"] = "public, max-age=300"  # a rebuild keeps the name when the version stays
-    return response
+def status(request):
+    """GET /status: what /v1/healthz answers, as a page for people (the footer's *status* link).
+    Programs keep asking /v1/healthz, whose bytes never change."""
+    return render(request, "core/status.html", {"health": HEALTH})
 
 
 def _is_api(request) -> bool:
@@ -187,7 +100,10 @@ def server_error(request):
         response["Retry-After"] = RETRY_AFTER_SECONDS
         return response
     if _is_api(request):
-        return json_error("internal error; the hub logged it", 500)
+        # The request id (core.request_id) lets the person quote the failure and the operator
+        # find its lines; the answer's X-Request-ID header carries it too.
+        request_id = request_id_of(request)
+        return json_error(f"internal error; the hub logged it{f' as request {request_id}' if request_id else ''}", 500)
     return render(request, "500.html", status=500)
 
 

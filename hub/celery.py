@@ -3,7 +3,7 @@
 import os
 
 from celery import Celery
-from celery.signals import worker_process_init, worker_ready
+from celery.signals import worker_init, worker_process_init, worker_ready
 from django.db import connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hub.settings.production")
@@ -11,6 +11,15 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hub.settings.production")
 app = Celery("hub")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@worker_init.connect
+def count_in_the_workers_folder(sender=None, **kwargs):
+    """The worker and the pool it forks count their metrics in a folder named for the worker
+    (hub/metrics_dir.py)."""
+    from hub.metrics_dir import claim
+
+    claim(f"worker-{getattr(sender, 'hostname', None) or os.getpid()}")
 
 
 @worker_process_init.connect

@@ -7,7 +7,7 @@ from django.urls import include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularRedocView
 
-from core import docs_site, views
+from core import views
 from mcp_remote.views import endpoint as mcp_endpoint
 
 # /v1/docs only: Redoc writes its styles as <style> elements (without them it shows "Something went
@@ -17,11 +17,14 @@ REDOC_CSP_UPDATE = {"style-src": ["'unsafe-inline'"], "img-src": ["data:"], "wor
 urlpatterns = [
     # The ltm wire API (section 3 of the protocol) and OAuth (section 6).
     path("v1/healthz", views.healthz, name="healthz"),
-    path("v1/readyz", views.readyz, name="readyz"),
+    path("status", views.status, name="status"),
+    path("", include("ops.urls")),
     path("", include("packets.api_urls")),
     path("", include("teams.api_urls")),
     path("", include("oauth.api_urls")),
     path("", include("accounts.api_urls")),
+    path("", include("webhooks.api_urls")),
+    path("", include("federation.api_urls")),
     # OAuth for clients that sign themselves in (metadata, consent, registration), and the hub
     # as a remote MCP server.
     path("", include("oauth.toolkit_urls")),
@@ -37,14 +40,9 @@ urlpatterns = [
         ),
         name="openapi-docs",
     ),
-    # The manual (docs/, built by MkDocs): core/docs_site.py.
-    path("docs/", docs_site.page, name="docs"),
-    re_path(r"^docs/(?P<path>.+)$", docs_site.page, name="docs-file"),
-    # The Python client as a wheel this hub built (core/client_wheel.py), and the page that says
-    # how to install it.
-    path("client/", views.client_page, name="client"),
-    path("client/ltm.whl", views.client_wheel_latest, name="client-wheel-latest"),
-    path("client/<str:filename>", views.client_wheel_file, name="client-wheel"),
+    # The manual (docs/, built by MkDocs), and the Python client's page and wheel.
+    path("", include("manual.urls")),
+    path("", include("connect.urls")),
     # Pages for people.
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
@@ -52,6 +50,7 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("teams.urls")),
     path("", include("packets.urls")),
+    path("", include("webhooks.urls")),
     # Last: anything else under /v1 or /oauth is a JSON 404, also with DEBUG on (Django's debug page
     # would answer in HTML).
     re_path(r"^(v1|oauth)/", csrf_exempt(views.not_found)),

@@ -81,7 +81,7 @@ def _push_checks() -> None:
     the protocol's JSON Schema (the fast one every push runs, and the one that words what is wrong
     with a refused packet), and the secret scan's patterns, also those it builds on first need."""
     from ltm.protocol.packet import SUPPORTED_VERSIONS, example_packet, packet_errors
-    from packets.secret_scan import scan_packet
+    from packets.scan.detect import scan_packet
 
     for version in SUPPORTED_VERSIONS:
         packet_errors(dict(example_packet(), ltm_version=version))

@@ -18,6 +18,16 @@ def build_application():
         from core.outbox import sweep_in_background
 
         sweep_in_background(SWEEP_SECONDS)
+    if settings.LTM_WEBHOOK_SENDER == "web":
+        # Nor a worker to send webhooks: a thread of each web process does (webhooks.sender).
+        from webhooks.sender import start
+
+        start()
+    if settings.LTM_FEDERATION_SENDER == "web":
+        # Nor a worker to send to other hubs: what a restart left pending goes now (federation.sender).
+        from federation.sender import wake
+
+        wake()
     return django_app
 
 

@@ -24,13 +24,15 @@ from ltm.protocol import tool_calls
 from ltm.protocol import tools as specs
 from ltm.protocol.tokens import token_checksum, token_identity
 from packets import selectors, services
-from packets.serializers import (
-    ShareListItemSerializer,
-    ShareSerializer,
-    ThreadItemSerializer,
-)
-from packets.shares import DEFAULT_LIMIT as SHARES_DEFAULT_LIMIT
-from packets.shares import packet_page_link, share_create, shares_list
+from packets.publishing.selectors import public_url
+from packets.publishing.services import packet_publish, packet_unpublish
+from packets.search.selectors import DEFAULT_LIMIT as SEARCH_DEFAULT_LIMIT
+from packets.search.selectors import search_packets
+from packets.serializers import ThreadItemSerializer
+from packets.sharing.selectors import DEFAULT_LIMIT as SHARES_DEFAULT_LIMIT
+from packets.sharing.selectors import shares_list
+from packets.sharing.serializers import ShareListItemSerializer, ShareSerializer
+from packets.sharing.services import packet_page_link, share_create
 from teams.selectors import team_get_for_member
 
 log = logging.getLogger(__name__)
@@ -102,7 +104,7 @@ class HubBackend:
             return json.loads(packet.body), None, None
         return (
             json.loads(packet.body),
-            selectors.public_url(self.caller.request, packet),
+            public_url(self.caller.request, packet),
             rfc3339(packet.published_at),
         )
 
@@ -110,10 +112,8 @@ class HubBackend:
         items = selectors.packet_thread(viewer=self.user, packet_id=packet_id)
         return ThreadItemSerializer(items, many=True).data
 
-    def search(self, q: str, team: str | None, limit: int | None) -> list[dict]:
-        hits = selectors.packet_text_search(
-            viewer=self.user, text=q, team_name=team, limit=limit or selectors.SEARCH_DEFAULT_LIMIT
-        )
+    def search(self, q: str, team: str | None, limit: int | None, mode: str = "hybrid") -> list[dict]:
+        hits = search_packets(viewer=self.user, text=q, team_name=team, limit=limit or SEARCH_DEFAULT_LIMIT, mode=mode)
         return [hit.result() for hit in hits]
 
     def packets(self, limit: int | None, team: str | None) -> list[dict]:
@@ -124,10 +124,10 @@ class HubBackend:
         services.packet_delete(actor=self.user, packet_id=packet_id)
 
     def publish(self, packet_id: str) -> str:
-        return selectors.public_url(self.caller.request, services.packet_publish(actor=self.user, packet_id=packet_id))
+        return public_url(self.caller.request, packet_publish(actor=self.user, packet_id=packet_id))
 
     def unpublish(self, packet_id: str) -> None:
-        services.packet_unpublish(actor=self.user, packet_id=packet_id)
+        packet_unpublish(actor=self.user, packet_id=packet_id)
 
     def share(self, packet_id: str, to: str, note: str | None) -> tuple[dict, bool]:
         link = packet_page_link(self.caller.request)

@@ -11,7 +11,7 @@ class OAuthConfig(AppConfig):
         from oauth2_provider.models import get_application_model, get_device_grant_model
 
         from oauth.device_flow import store_device_code_digest
-        from oauth.server import application_redirect_schemes
+        from oauth.redirect_uris import application_redirect_schemes
 
         # The toolkit's hook for an application's redirect schemes is this method, meant to be
         # overridden by a custom application model; the hub keeps the toolkit's model (swapping

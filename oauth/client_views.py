@@ -1,32 +1,34 @@
 """OAuth for clients that sign themselves in (MCP clients): the consent page at
 /oauth/authorize and client registration at /oauth/register. The toolkit's views do the
-protocol (see oauth.server for what we add); these give them the hub's page, our redirect URI
+protocol (see oauth.server, oauth.clients and oauth.redirect_uris for what we add); these give them the hub's page, our redirect URI
 rule and a rate limit."""
 
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from allauth.core import ratelimit
 from django.http import JsonResponse
+from django.utils.decorators import method_decorator
 from oauth2_provider import views as dot_views
 from oauth2_provider.exceptions import FatalClientError, OAuthToolkitError
 from oauth2_provider.models import get_application_model
 from oauth2_provider.settings import oauth2_settings
-from oauthlib.oauth2.rfc6749.errors import CustomOAuth2Error, InvalidRedirectURIError, InvalidRequestError
+from oauthlib.oauth2.rfc6749.errors import (
+    CustomOAuth2Error,
+    InvalidRedirectURIError,
+    InvalidRequestError,
+    InvalidScopeError,
+)
 
+from accounts.mfa import second_factor_asked, second_factor_passed
 from core.api import no_store
 from core.errors import BadRequest
 from core.links import external_url
 from core.parsers import read_json_body
 from ltm.protocol.tools import TOOLS
+from oauth.clients import client_name_problem, resource_problem
 from oauth.device_flow import DEVICE_GRANT_TYPE
-from oauth.server import (
-    MCP_PATH,
-    client_name_problem,
-    is_loopback_host,
-    redirect_uri_problem,
-    redirect_uris_problem,
-    resource_problem,
-)
+from oauth.redirect_uris import is_loopback_host, redirect_uri_problem, redirect_uris_problem
+from oauth.server import MCP_PATH
 
 
 def _origin(uri: str) -> str:
@@ -56,28 +58,56 @@ def _mcp_scope_rows(scopes, descriptions) -> list[tuple[str, str, str]]:
     return rows
 
 
+# What a client asking to sign people in with the hub (OpenID Connect) may ask, and nothing else.
+SIGN_IN_SCOPES = frozenset({"openid", "profile", "email"})
+
+
+def _signs_in(scopes) -> bool:
+    """Whether the request is an OpenID Connect sign-in ("Sign in with ltm hub")."""
+    return "openid" in (scopes.split() if isinstance(scopes, str) else scopes or ())
+
+
+@method_decorator(second_factor_asked, name="dispatch")
 class ConsentView(dot_views.AuthorizationView):
-    """GET /oauth/authorize: signed in (allauth's page first if not), the person sees which
-    client asks, where it sends them back, what it may do and as whom, and allows or denies.
+    """GET /oauth/authorize: signed in (allauth's page first if not, then the second factor if the
+    person has one and the session has not shown it), the person sees which client asks, where
+    it sends them back, what it may do and as whom, and allows or denies.
 
     Every grant made here is for the hub's MCP endpoint (RFC 8707): a `resource` that is not
     exactly /mcp, once normalised, is refused with invalid_target before the person is asked and
     again when the form comes back; none means /mcp. Tokens for /v1 come from the device flow of
-    the hub's own client only."""
+    the hub's own client only. An OpenID Connect sign-in (scope `openid`) asks for the person's
+    identity only (SIGN_IN_SCOPES), and its token serves userinfo alone: no /v1 or MCP call takes
+    its scopes."""
 
     template_name = "oauth/consent.html"
 
     def _mcp_resource(self) -> str:
         return external_url(self.request, MCP_PATH)
 
-    def _refuse(self, credentials, resources) -> None:
+    def _resources(self, scopes) -> list[str]:
+        """What a grant is for: /mcp, or nothing for a sign-in, whose scopes no /v1 or MCP call
+        accepts (a token bound to the userinfo endpoint would not pass the toolkit's own check
+        there, which compares the request's path with the absolute URI)."""
+        return [] if _signs_in(scopes) else [self._mcp_resource()]
+
+    def _refuse(self, credentials, resources, scopes) -> None:
         """Raise what the client must hear about its redirect URI (under our rule, on the hub's
         page: an application registered before the rule refused its URI, or made in the admin,
-        is never sent there) or its resources (invalid_target, RFC 8707)."""
+        is never sent there), its scopes (a sign-in asks for the person's identity alone) or its
+        resources (invalid_target, RFC 8707)."""
         problem = redirect_uri_problem(credentials.get("redirect_uri"))
         if problem:
             raise FatalClientError(error=InvalidRedirectURIError(description=problem))
-        problem = resource_problem(resources, mcp_resource=self._mcp_resource())
+        asked = set(scopes.split() if isinstance(scopes, str) else scopes or ())
+        if _signs_in(scopes) and not asked <= SIGN_IN_SCOPES:
+            description = f"a sign-in (scope openid) asks only for {', '.join(sorted(SIGN_IN_SCOPES))}"
+            error = InvalidScopeError(description=description, state=credentials.get("state"))
+            raise OAuthToolkitError(error=error, redirect_uri=credentials.get("redirect_uri"))
+        if _signs_in(scopes):
+            problem = "a sign-in (scope openid) is for no resource" if resources else None
+        else:
+            problem = resource_problem(resources, mcp_resource=self._mcp_resource())
         if problem:
             error = CustomOAuth2Error("invalid_target", description=problem, state=credentials.get("state"))
             raise OAuthToolkitError(error=error, redirect_uri=credentials.get("redirect_uri"))
@@ -87,7 +117,7 @@ class ConsentView(dot_views.AuthorizationView):
         person has allowed; refuse before asking them. The same for a redirect URI outside our
         rule and a resource other than /mcp."""
         scopes, credentials = super().validate_authorization_request(request)
-        self._refuse(credentials, request.GET.getlist("resource"))
+        self._refuse(credentials, request.GET.getlist("resource"), scopes)
         if credentials.get("code_challenge_method") != "S256":
             error = InvalidRequestError(
                 description='PKCE is required, with code_challenge_method "S256"', state=credentials.get("state")
@@ -98,14 +128,20 @@ class ConsentView(dot_views.AuthorizationView):
     def create_authorization_response(self, request, scopes, credentials, allow):
         """The one step that makes a grant, whichever way the page got here (the form's POST, or
         a client allowed before): checked again, as the form's hidden fields can be edited, and
-        its resource is this hub's /mcp, as written here, even when the field was emptied."""
-        self._refuse(credentials, credentials.get("resource"))
-        credentials = {**credentials, "resource": [self._mcp_resource()]}
+        its resource is this hub's /mcp (none for a sign-in), as written here, even when the field
+        was emptied. The grant notes whether the session had shown a
+        second factor (HubOAuth2Validator.save_authorization_code)."""
+        self._refuse(credentials, credentials.get("resource"), scopes)
+        credentials = {
+            **credentials,
+            "resource": self._resources(scopes),
+            "second_factor": second_factor_passed(request),
+        }
         return super().create_authorization_response(request, scopes, credentials, allow)
 
     def get_initial(self):
         initial = super().get_initial()
-        initial["resource"] = self._mcp_resource()
+        initial["resource"] = " ".join(self._resources(initial.get("scope", "")))
         return initial
 
     def redirect(self, redirect_to, application):
@@ -134,6 +170,10 @@ class ConsentView(dot_views.AuthorizationView):
         context["redirect_scheme"] = "" if web else parts.scheme
         context["redirect_is_local"] = not web or is_loopback_host(parts.hostname)
         context["mcp_url"] = self._mcp_resource()
+        context["signs_in"] = _signs_in(context.get("scopes"))
+        context["scopes_descriptions_pairs"] = list(
+            zip(context.get("scopes") or [], context.get("scopes_descriptions") or [])
+        )
         context["scope_rows"] = _mcp_scope_rows(context.get("scopes"), context.get("scopes_descriptions"))
         response = super().render_to_response(context, **kwargs)
         if redirect_uri:
@@ -141,6 +181,14 @@ class ConsentView(dot_views.AuthorizationView):
             # form-action must name that origin, or the browser stops the redirect.
             response._csp_update = {"form-action": [_origin(redirect_uri)]}
         return response
+
+
+class ResourceMetadataView(dot_views.OAuthProtectedResourceMetadataView):
+    """The protected resource metadata (RFC 9728) of the hub and of /mcp: the scopes their calls
+    take, not those of a sign-in, which none of them does."""
+
+    def get_scopes_supported(self):
+        return [scope for scope in super().get_scopes_supported() if scope not in SIGN_IN_SCOPES]
 
 
 def _refusal(error: str, description: str) -> JsonResponse:

@@ -46,6 +46,9 @@ class DeviceDetails(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     last_used_address = models.GenericIPAddressField(null=True, blank=True)
+    # Approved on /device in a session that had signed in with a second factor: the token it is
+    # redeemed for gets a SecondFactorToken.
+    second_factor = models.BooleanField(default=False)
 
     class Meta:
         db_table = "accounts_devicedetails"
@@ -71,3 +74,22 @@ class SpentAuthorizationCode(models.Model):
 
     class Meta:
         db_table = "accounts_spentauthorizationcode"
+
+
+class SecondFactorToken(models.Model):
+    """An OAuth access token issued after a sign-in with a second factor: approved on /device or
+    on the consent page in a session that had passed one (accounts.mfa.second_factor_passed), or
+    refreshed from such a token. Only these read the packets of a team that requires a second
+    factor (teams.second_factor). The consent page's grant holds the row until its code is
+    exchanged; each token issued for it, or refreshed from it, gets its own."""
+
+    grant = models.OneToOneField(
+        oauth2_settings.GRANT_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    access_token = models.OneToOneField(
+        oauth2_settings.ACCESS_TOKEN_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="second_factor",
+    )

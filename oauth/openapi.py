@@ -38,6 +38,7 @@ AUTHORIZATION_SERVER = {
         "authorization_endpoint": {"type": "string", "format": "uri"},
         "token_endpoint": {"type": "string", "format": "uri"},
         "registration_endpoint": {"type": "string", "format": "uri"},
+        "device_authorization_endpoint": {"type": "string", "format": "uri"},
         "response_types_supported": STRINGS,
         "grant_types_supported": STRINGS,
         "scopes_supported": STRINGS,

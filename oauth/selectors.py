@@ -21,7 +21,7 @@ from core.errors import BadRequest
 from ltm.protocol.tokens import token_hint
 from oauth import code_attempts
 from oauth.device_flow import CANCELLED, REDEEMED, is_well_formed_user_code, normalize_user_code, parse_user_agent
-from oauth.models import SELF_REGISTERED_SOURCES, DeviceDetails
+from oauth.models import SELF_REGISTERED_SOURCES, DeviceDetails, SecondFactorToken
 
 
 @dataclass(frozen=True)
@@ -211,6 +211,8 @@ class Bearer:
     # An OAuth token of a client that registered itself: it serves /mcp only, whatever resources
     # it names (those issued before the authorization endpoint held every such token to /mcp).
     self_registered: bool = False
+    # Issued after a sign-in with a second factor (ApiToken.second_factor, SecondFactorToken).
+    second_factor: bool = False
 
 
 @functools.cache
@@ -225,17 +227,18 @@ def _bearer_query() -> tuple[str, list[str]]:
     self_registered = ", ".join(f"'{source}'" for source in SELF_REGISTERED_SOURCES)
     sql = f"""
         SELECT 'api', t.id, t.scope, (t.last_used_at IS NULL OR t.last_used_at <= %s), '', NULL, FALSE,
-               {user_columns}
+               t.second_factor, {user_columns}
         FROM {ApiToken._meta.db_table} t JOIN {User._meta.db_table} u ON u.id = t.user_id
         WHERE t.token_hash = %s AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > %s)
           AND u.is_active
         UNION ALL
         SELECT 'oauth', CAST(a.id AS varchar(26)), a.scope, COALESCE(d.last_used_at, a.updated) <= %s,
                COALESCE(d.id, ''), a.resource, COALESCE(c.registration_source IN ({self_registered}), FALSE),
-               {user_columns}
+               f.id IS NOT NULL, {user_columns}
         FROM {access_token._meta.db_table} a JOIN {User._meta.db_table} u ON u.id = a.user_id
         LEFT JOIN {DeviceDetails._meta.db_table} d ON d.access_token_id = a.id
         LEFT JOIN {application._meta.db_table} c ON c.id = a.application_id
+        LEFT JOIN {SecondFactorToken._meta.db_table} f ON f.access_token_id = a.id
         WHERE a.token_checksum = %s AND a.expires > %s AND u.is_active
     """
     return sql, [field.attname for field in user_fields]
@@ -248,9 +251,9 @@ def bearer_get(*, plaintext: str) -> Bearer | None:
     (time and address), of others on the token.
 
     Every /v1 request asks this, so it is one plain SQL statement over both token tables rather
-    than two ORM queries: the ORM's compilation and the columns it fetches (the password hash
-    among them) cost more than the rest of a pull. Nothing is cached, so a revoked token fails on
-    the very next request, on every web process."""
+    than two ORM queries: no ORM compilation on the hottest path, and no column it does not need
+    (the password hash among them); the bench measures it (bench/README.md). Nothing is cached,
+    so a revoked token fails on the very next request, on every web process."""
     sql, user_attnames = _bearer_query()
     now = timezone.now()
     stale_before = connection.ops.adapt_datetimefield_value(now - LAST_USED_RESOLUTION)
@@ -262,8 +265,10 @@ def bearer_get(*, plaintext: str) -> Bearer | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    kind, token_id, scope, use_unrecorded, device_id, resource, self_registered, *user_values = row
+    kind, token_id, scope, use_unrecorded, device_id, resource, self_registered, second_factor, *user_values = row
     user = User.from_db(connection.alias, user_attnames, user_values)
+    # What the token says of the second factor, for the teams that require one (accounts.mfa).
+    user.shown_second_factor = bool(second_factor)
     if isinstance(resource, str):  # SQLite keeps JSON as text; PostgreSQL's jsonb may arrive parsed
         resource = json.loads(resource)
     return Bearer(
@@ -275,6 +280,7 @@ def bearer_get(*, plaintext: str) -> Bearer | None:
         device_id=device_id,
         audiences=tuple(resource or ()),
         self_registered=bool(self_registered),
+        second_factor=bool(second_factor),
     )
 
 

@@ -34,6 +34,7 @@ from oauth.models import (
     DEVICE_NAME_MAX_LENGTH,
     USER_AGENT_MAX_LENGTH,
     DeviceDetails,
+    SecondFactorToken,
     SpentAuthorizationCode,
 )
 from oauth.selectors import device_grant_find, device_grant_problem
@@ -128,17 +129,51 @@ def device_request_record(*, device_code: str, address: str, user_agent: str, re
 
 
 def device_signed_in(*, grant, access_token: str) -> None:
-    """Tie the grant's details to the access token it was just redeemed for (same transaction)."""
+    """Tie the grant's details to the access token it was just redeemed for (same transaction),
+    and note the token as issued after a second factor when the approval was."""
     token = get_access_token_model().objects.filter(token_checksum=hash_token(access_token))
-    DeviceDetails.objects.filter(grant=grant).update(access_token=token.values("pk")[:1], created_at=timezone.now())
+    details = DeviceDetails.objects.filter(grant=grant)
+    details.update(access_token=token.values("pk")[:1], created_at=timezone.now())
+    if details.filter(second_factor=True).exists():
+        second_factor_token_record(access_token=access_token)
+
+
+# Tokens issued after a second factor (oauth.models.SecondFactorToken)
+
+
+def second_factor_grant_record(*, code: str, application) -> None:
+    """The consent page's grant for `code` was approved in a session that had passed a second
+    factor."""
+    grant = get_grant_model().objects.filter(code=code, application=application).first()
+    SecondFactorToken.objects.create(grant=grant)
+
+
+def second_factor_of_request(request) -> bool:
+    """Whether the token oauthlib's `request` is about to issue follows a second factor: the code's
+    grant was approved after one, or the refresh token's access token was issued after one."""
+    if request.grant_type == "authorization_code":
+        found = SecondFactorToken.objects.filter(grant__code=request.code, grant__application=request.client)
+        return found.exists()
+    if request.grant_type == "refresh_token":
+        refreshed = getattr(request, "refresh_token_instance", None)
+        found = SecondFactorToken.objects.filter(access_token_id=getattr(refreshed, "access_token_id", None))
+        return refreshed is not None and found.exists()
+    return False
+
+
+def second_factor_token_record(*, access_token: str) -> None:
+    """The access token with this value (as just issued) follows a second factor."""
+    token = get_access_token_model().objects.filter(token_checksum=hash_token(access_token)).first()
+    SecondFactorToken.objects.get_or_create(access_token=token)
 
 
 # Device grants: every state change is one conditional UPDATE, so a code is approved, denied or
 # redeemed exactly once, even under concurrent requests.
 
 
-def device_grant_decide(*, actor: User, address: str, raw_code: str, approve: bool):
-    """Approve or deny a pending grant for `actor`. Exactly one decision wins."""
+def device_grant_decide(*, actor: User, address: str, raw_code: str, approve: bool, second_factor: bool = False):
+    """Approve or deny a pending grant for `actor`, `second_factor` when the session deciding had
+    signed in with one. Exactly one decision wins."""
     grant = device_grant_find(viewer=actor, address=address, raw_code=raw_code)
     model = get_device_grant_model()
     decided = model.objects.filter(pk=grant.pk, status=model.AUTHORIZATION_PENDING, expires__gt=timezone.now()).update(
@@ -147,6 +182,8 @@ def device_grant_decide(*, actor: User, address: str, raw_code: str, approve: bo
     if not decided:
         problem = device_grant_problem(model.objects.filter(pk=grant.pk).first())
         raise BadRequest(problem or "This code has already been used.")
+    if approve and second_factor:
+        DeviceDetails.objects.filter(grant=grant).update(second_factor=True)
     grant.refresh_from_db()
     return grant
 

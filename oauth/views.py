@@ -2,6 +2,8 @@
 devices page (personal API tokens beside the devices and apps signed in through OAuth) with its
 device and connected-app actions."""
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
@@ -14,6 +16,7 @@ from oauth2_provider.scopes import get_scopes_backend
 from accounts import selectors as account_selectors
 from accounts import services as account_services
 from accounts.forms import TokenCreateForm
+from accounts.mfa import second_factor_asked, second_factor_passed
 from core.api import http_status
 from core.dashboard import Confirm, dashboard_action
 from core.errors import BadRequest, HubError
@@ -38,9 +41,15 @@ def _device_enter_page(request, *, code="", problem: HubError | None = None):
     return render(request, "device/enter.html", context, status=http_status(problem) if problem else 200)
 
 
+def _device_page_of_decision(request) -> str:
+    """Where a decision posted before the second factor was shown comes back to: its code's page."""
+    return f"{reverse('device')}?{urlencode({'user_code': request.POST.get('user_code', '')})}"
+
+
 @never_cache  # the confirmation page shows the code
 @require_GET
 @login_required
+@second_factor_asked
 def device_enter(request):
     raw = request.GET.get("user_code")
     if raw is None:
@@ -74,6 +83,7 @@ def device_enter(request):
 
 @require_POST
 @login_required
+@second_factor_asked(back=_device_page_of_decision)
 def device_decide(request):
     action = request.POST.get("action")
     if action not in ("approve", "deny"):
@@ -84,6 +94,7 @@ def device_decide(request):
             address=client_address(request),
             raw_code=request.POST.get("user_code", ""),
             approve=action == "approve",
+            second_factor=second_factor_passed(request),
         )
     except HubError as problem:
         return _device_enter_page(request, problem=problem)
@@ -118,6 +129,7 @@ def tokens(request):
                 name=form.cleaned_data["name"],
                 scope=form.cleaned_data["scope"],
                 expires_in_days=form.expires_in_days(),
+                second_factor=second_factor_passed(request),
             )
         except HubError as exc:
             form.add_error("name", exc.message)

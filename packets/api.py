@@ -1,6 +1,6 @@
-"""The wire API for packets: POST/GET /v1/packets, GET/DELETE /v1/packets/{id},
-POST/DELETE /v1/packets/{id}/publish, GET /v1/packets/{id}/thread, GET /v1/export, GET /v1/search,
-and shares: POST /v1/packets/{id}/shares, GET /v1/shares and DELETE /v1/shares/{id}."""
+"""The wire API of the packet: POST/GET /v1/packets, GET/DELETE /v1/packets/{id} and
+GET /v1/packets/{id}/thread. Each subject's endpoints are in its subpackage's api (publishing,
+sharing, scan, search, export)."""
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -8,47 +8,24 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import (
-    NO_CONTENT,
-    answered_by_the_url_view,
-    by_method,
-    error_responses,
-    json_answer,
-    no_content_method,
-)
+from core.api import NO_CONTENT, answered_by_the_url_view, by_method, error_responses, json_answer, no_content_method
 from core.errors import BadRequest, LengthRequired
-from core.params import body, query
+from core.params import query
 from core.parsers import read_json_body
 from core.timestamps import rfc3339
 from ltm.protocol.packet import MAX_PACKET_BYTES, PacketError, validate_packet
 from oauth.authentication import bearer_view
-from packets import findings, selectors, services, shares
-from packets.export import export_response
+from packets import selectors, services
+from packets.pages import team_named
+from packets.publishing.selectors import public_url
 from packets.serializers import (
-    ExportQuerySerializer,
-    FindingClearRequestSerializer,
-    FindingListSerializer,
     ListQuerySerializer,
     PacketListSerializer,
     PacketSerializer,
-    PublishedSerializer,
     PushedSerializer,
     PushQuerySerializer,
-    ReviewQueueQuerySerializer,
-    ReviewQueueSerializer,
-    SearchQuerySerializer,
-    SearchResultsSerializer,
-    ShareCreatedSerializer,
-    ShareCreateRequestSerializer,
-    ShareListSerializer,
-    SharesQuerySerializer,
     ThreadSerializer,
 )
-from teams.selectors import team_get_for_member
-
-
-def _team(viewer, name: str | None):
-    return team_get_for_member(viewer=viewer, name=name) if name is not None else None
 
 
 def _read_packet(request) -> dict:
@@ -83,7 +60,7 @@ def _read_packet(request) -> dict:
 
 @bearer_view
 def push_view(request) -> HttpResponse:
-    team = _team(request.user, query(PushQuerySerializer, request)["team"])
+    team = team_named(request.user, query(PushQuerySerializer, request)["team"])
     packet = _read_packet(request)
     stored = services.packet_push(actor=request.user, packet=packet, team=team)
     # PushedSerializer describes this answer; written directly, like the list's.
@@ -108,7 +85,7 @@ def pull_view(request, packet_id: str) -> HttpResponse:
     # Server facts travel in headers: the body must stay exactly the packet.
     if packet.public_slug:
         response["X-LTM-Published-At"] = rfc3339(packet.published_at)
-        response["X-LTM-Public-URL"] = selectors.public_url(request, packet)
+        response["X-LTM-Public-URL"] = public_url(request, packet)
     return response
 
 
@@ -178,26 +155,6 @@ packet_item = by_method(PacketItem, GET=pull_view)
 
 
 @extend_schema_view(
-    post=extend_schema(
-        summary="Publish a packet",
-        request=None,
-        responses={200: PublishedSerializer, **error_responses(404)},
-    ),
-    delete=extend_schema(summary="Unpublish a packet", responses={204: NO_CONTENT, **error_responses(404)}),
-)
-class PacketPublish(APIView):
-    """The client sends no body and no content type on POST; nothing here reads one."""
-
-    def post(self, request, packet_id):
-        packet = services.packet_publish(actor=request.user, packet_id=packet_id)
-        return Response(
-            PublishedSerializer({"id": packet.id, "public_url": selectors.public_url(request, packet)}).data
-        )
-
-    delete = no_content_method(services.packet_unpublish)
-
-
-@extend_schema_view(
     get=extend_schema(
         summary="A packet's thread",
         description=(
@@ -213,189 +170,3 @@ class PacketThread(APIView):
     def get(self, request, packet_id):
         packets = selectors.packet_thread(viewer=request.user, packet_id=packet_id)
         return Response(ThreadSerializer({"packets": packets}).data)
-
-
-@extend_schema_view(
-    get=extend_schema(
-        summary="Export packets",
-        description=(
-            "Every packet the caller may read (or one team's), streamed, but those the hub's secret scan "
-            "holds back from the caller. `jsonl`: one packet a line, the "
-            "JSON GET /v1/packets/{id} returns for it; `markdown`: one document, a section per packet, "
-            "the packets of a thread together. The header X-LTM-Export-Count says how many packets follow."
-        ),
-        parameters=[
-            ExportQuerySerializer,
-            OpenApiParameter(
-                "X-LTM-Export-Count",
-                int,
-                OpenApiParameter.HEADER,
-                response=[200],
-                description="how many packets the export holds",
-            ),
-        ],
-        responses={
-            (200, "application/x-ndjson"): OpenApiTypes.STR,
-            (200, "text/markdown"): OpenApiTypes.STR,
-            **error_responses(400, 404),
-        },
-    ),
-)
-class Export(APIView):
-    def perform_content_negotiation(self, request, force=False):
-        # ?format= names the export's format here, not one of DRF's renderers (its URL override):
-        # errors are JSON whatever it says.
-        return super().perform_content_negotiation(request, force=True)
-
-    def get(self, request):
-        asked = query(ExportQuerySerializer, request)
-        return export_response(viewer=request.user, team=_team(request.user, asked["team"]), format=asked["format"])
-
-
-# Search.
-
-
-@extend_schema_view(
-    get=extend_schema(
-        summary="Search packets, best first",
-        description=(
-            "Full-text search over every text field a person writes in a packet (goal, next step, "
-            "success criteria, constraints, decisions, attempts, methods, open questions, tags and "
-            "project name). Words match in any order and case, with English stemming; "
-            '"quoted phrases", -word to exclude and OR work as in web search. A packet id, or 10 or '
-            "more characters that start one, puts that packet first."
-        ),
-        parameters=[SearchQuerySerializer],
-        responses={200: SearchResultsSerializer, **error_responses(400, 404)},
-    ),
-)
-class PacketSearch(APIView):
-    def get(self, request):
-        asked = query(SearchQuerySerializer, request)
-        hits = selectors.packet_text_search(
-            viewer=request.user, text=asked["q"], team_name=asked["team"], limit=asked["limit"]
-        )
-        # SearchResultsSerializer describes this answer; Hit.result() writes each result as the MCP
-        # tools list them, and the answer is written directly, as the list's.
-        return json_answer({"results": [hit.result() for hit in hits]})
-
-
-# Shares (a hub extension).
-
-
-@extend_schema_view(
-    post=extend_schema(
-        summary="Share a packet with a person (hub extension)",
-        description=(
-            "Hands the packet to one person by username: they may then read it wherever reading happens "
-            "(GET /v1/packets/{id}, thread, search, export), never change it. A personal packet is shared by "
-            "its creator; a team packet by any member, if the team allows sharing outside it "
-            "(`share_outside`, 403 otherwise). 201 with the new share; 200 with the existing one when the "
-            "same person already has it from the caller (its note replaced). Unknown username: 404 "
-            '`{"error": "no such user"}`; the caller themselves: 400; a packet the caller cannot read: 404. '
-            "Attempts per sender are limited, an unknown username's too (429 with Retry-After)."
-        ),
-        request={"application/json": ShareCreateRequestSerializer},
-        responses={
-            201: ShareCreatedSerializer,
-            200: ShareCreatedSerializer,
-            **error_responses(400, 403, 404, 429),
-        },
-    ),
-)
-class PacketShares(APIView):
-    def post(self, request, packet_id):
-        asked = body(ShareCreateRequestSerializer, request)
-        share, created = shares.share_create(
-            actor=request.user,
-            packet_id=packet_id,
-            to=asked["to"],
-            note=asked["note"],
-            link=shares.packet_page_link(request),
-        )
-        return Response(ShareCreatedSerializer({"share": share}).data, status=201 if created else 200)
-
-
-@extend_schema_view(
-    get=extend_schema(
-        summary="Shares with the caller, or by them (hub extension)",
-        description="`direction=in` (the default) is the caller's inbox; `out`, what they shared. Newest first.",
-        parameters=[SharesQuerySerializer],
-        responses={200: ShareListSerializer, **error_responses(400)},
-    ),
-)
-class ShareCollection(APIView):
-    def get(self, request):
-        asked = query(SharesQuerySerializer, request)
-        listed = shares.shares_list(viewer=request.user, direction=asked["direction"], limit=asked["limit"])
-        return Response(ShareListSerializer({"shares": listed}).data)
-
-
-@extend_schema_view(
-    delete=extend_schema(
-        summary="Withdraw or dismiss a share (hub extension)",
-        description=(
-            "Its sender withdraws it, or its recipient dismisses it; the recipient's next request no longer "
-            "reads the packet through it. 404 for anyone else."
-        ),
-        responses={204: NO_CONTENT, **error_responses(404)},
-    ),
-)
-class ShareItem(APIView):
-    delete = no_content_method(shares.share_delete)
-
-
-# The hub's secret scan (a hub extension).
-
-
-@extend_schema_view(
-    get=extend_schema(
-        summary="A packet's secret-scan findings (hub extension)",
-        description="Where the hub's secret scan found something that looks like a secret, and whether it was cleared. 404 as for GET /v1/packets/{id}.",
-        responses={200: FindingListSerializer, **error_responses(404)},
-    ),
-)
-class PacketFindings(APIView):
-    def get(self, request, packet_id):
-        rows = findings.findings_list(viewer=request.user, packet_id=packet_id)
-        return Response(FindingListSerializer({"findings": rows}).data)
-
-
-@extend_schema_view(
-    post=extend_schema(
-        summary="Clear a packet's findings (hub extension)",
-        description=(
-            "The packet's creator, or the owner or an admin of its team, says why its findings are not secrets: "
-            "the quarantine ends (it may be published and shared again) and the team's log keeps who and why."
-        ),
-        request={"application/json": FindingClearRequestSerializer},
-        responses={200: FindingListSerializer, **error_responses(400, 403, 404, 409)},
-    ),
-)
-class PacketFindingsClear(APIView):
-    def post(self, request, packet_id):
-        asked = body(FindingClearRequestSerializer, request)
-        packet = findings.findings_clear(actor=request.user, packet_id=packet_id, reason=asked["reason"])
-        return Response(FindingListSerializer({"findings": findings.finding_rows(packet)}).data)
-
-
-@extend_schema_view(
-    get=extend_schema(
-        summary="The secret-scan review queue (hub extension)",
-        description=(
-            "Open findings of the packets the caller pushed, and of every packet of the teams they own or "
-            "administer (`team`: only that team's)."
-        ),
-        parameters=[ReviewQueueQuerySerializer],
-        responses={200: ReviewQueueSerializer, **error_responses(404)},
-    ),
-)
-class ReviewQueue(APIView):
-    def get(self, request):
-        team = _team(request.user, query(ReviewQueueQuerySerializer, request)["team"])
-        queued = [
-            {"packet": packet, **finding}
-            for packet in findings.review_queue(viewer=request.user, team=team)
-            for finding in packet.findings
-        ]
-        return Response(ReviewQueueSerializer({"findings": queued}).data)

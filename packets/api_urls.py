@@ -1,29 +1,22 @@
-"""Wire routes of packets.
+"""Wire routes of packets, the subjects' included.
 
 A packet id is opaque (the schema only bounds its length), so it may hold a "/" that the client
-percent-encodes and the server decodes: `path` takes the id whole. The publish, shares,
-findings and thread routes come first so ".../publish", ".../shares", ".../findings" and
-".../thread" are never read as part of an id."""
+percent-encodes and the server decodes: `path` takes the id whole. Every route under a packet
+(".../thread", and the subjects' ".../publish", ".../shares", ".../findings") comes before the
+packet's own, so that none is read as part of an id."""
 
-from django.urls import path
+from django.urls import include, path
 
 from packets import api
+from packets.export import api_urls as export
+from packets.publishing import api_urls as publishing
+from packets.scan import api_urls as scan
+from packets.search import api_urls as search
+from packets.sharing import api_urls as sharing
 
 urlpatterns = [
     path("v1/packets", api.packet_collection, name="api-packets"),
-    path("v1/export", api.Export.as_view(), name="api-export"),
     path("v1/packets/<path:packet_id>/thread", api.PacketThread.as_view(), name="api-packet-thread"),
-    path("v1/search", api.PacketSearch.as_view(), name="api-search"),
-    path("v1/packets/<path:packet_id>/publish", api.PacketPublish.as_view(), name="api-packet-publish"),
-    path("v1/packets/<path:packet_id>/shares", api.PacketShares.as_view(), name="api-packet-shares"),
-    path("v1/shares", api.ShareCollection.as_view(), name="api-shares"),
-    path(
-        "v1/packets/<path:packet_id>/findings/clear",
-        api.PacketFindingsClear.as_view(),
-        name="api-packet-findings-clear",
-    ),
-    path("v1/packets/<path:packet_id>/findings", api.PacketFindings.as_view(), name="api-packet-findings"),
-    path("v1/findings", api.ReviewQueue.as_view(), name="api-findings"),
-    path("v1/shares/<str:share_id>", api.ShareItem.as_view(), name="api-share"),
+    *(path("", include(subject)) for subject in (export, search, publishing, sharing, scan)),
     path("v1/packets/<path:packet_id>", api.packet_item, name="api-packet"),
 ]

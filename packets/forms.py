@@ -24,6 +24,12 @@ class PacketFilterForm(forms.Form):
         label="Search",
         widget=forms.TextInput(attrs={"type": "search", "placeholder": 'Words, "a phrase", -word, or a packet id'}),
     )
+    # How a search finds packets (packets.search.selectors.MODES); blank is the default, hybrid.
+    mode = forms.ChoiceField(
+        required=False,
+        label="Match",
+        choices=[("", "Words and meaning"), ("keyword", "Words only"), ("semantic", "Meaning only")],
+    )
     scope = forms.ChoiceField(required=False, label="Scope")
     tag = forms.CharField(required=False, max_length=100, label="Tag")
     project = forms.CharField(required=False, max_length=128, label="Project")
@@ -45,7 +51,9 @@ class PacketFilterForm(forms.Form):
             "tag": self.cleaned_data["tag"],
             "project": self.cleaned_data["project"],
             "text": self.cleaned_data["q"],
+            "mode": self.cleaned_data["mode"] or "hybrid",
         }
 
     def is_filtered(self) -> bool:
-        return bool(self.is_valid() and any(self.cleaned_data.values()))
+        # The mode alone filters nothing: it only says how a search matches.
+        return bool(self.is_valid() and any(value for name, value in self.cleaned_data.items() if name != "mode"))

@@ -3,8 +3,6 @@
 import functools
 import json
 import re
-import secrets
-from contextlib import nullcontext
 from datetime import UTC
 
 from django.db import IntegrityError, connection, transaction
@@ -12,13 +10,13 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from core.errors import BadRequest, Conflict, Forbidden, NotFound
-from core.sqlite_writers import write_turn
 from ltm.protocol.packet import canonical_json, parse_timestamp
 from packets import selectors
-from packets.findings import findings_of_push, quarantine_refusal
 from packets.models import PAGE_FIELDS, SCAN_FIELDS, Packet, Share, changeable_sql
-from packets.search_queue import index_soon
-from packets.shares import share_mark_seen, shares_prune
+from packets.scan.findings import findings_of_push
+from packets.sharing.services import share_mark_seen, shares_prune
+from packets.signals import packet_pushed, packets_changed
+from packets.sqlite_writers import write_turn
 from teams.events import packet_events_record, push_kind
 from teams.models import Team, TeamEvent
 from teams.selectors import is_member
@@ -91,32 +89,31 @@ _REPLACED = [
     "tags",
     "body",
     "pushed_at",
+    "embedding",  # none: the new text waits to be embedded (packets.search.vector_queue)
     *SCAN_FIELDS,
 ]
 
 
 def _upsert(packet: Packet, *, actor) -> bool:
     """Insert the packet, or replace the stored one when the same creator pushes it into the same
-    scope, and log a team packet's push in the same transaction; False when the id is taken
-    otherwise. A personal push logs nothing: its one statement is atomic on its own."""
+    scope, log a team packet's push and tell packets_changed, in one transaction; False when the
+    id is taken otherwise."""
     fields, sql = _upsert_statement(connection.vendor)
     values = [field.get_db_prep_save(getattr(packet, field.attname), connection) for field in fields]
-    logged = packet.team_id is not None
-    with write_turn(connection), transaction.atomic() if logged else nullcontext():
+    with write_turn(connection), transaction.atomic():
         # SQLite has no xmax: its transactions take the write lock when they begin (IMMEDIATE),
         # so what this read finds is what the upsert meets.
-        existed = logged and connection.vendor == "sqlite" and Packet.objects.filter(pk=packet.pk).exists()
+        existed = connection.vendor == "sqlite" and Packet.objects.filter(pk=packet.pk).exists()
         with connection.cursor() as cursor:
             cursor.execute(sql, values)
             row = cursor.fetchone()
         if row is None:
             return False
-        if logged:
-            inserted = row[1] if connection.vendor == "postgresql" else not existed
-            kind = push_kind(inserted=inserted, quarantined=packet.quarantined)
-            packet_events_record(actor=actor, lines=[(kind, packet.team_id, packet)])
-    if connection.vendor == "sqlite":
-        transaction.on_commit(index_soon)  # the packet waits for the search index: not this push's work
+        inserted = row[1] if connection.vendor == "postgresql" else not existed
+        lines = [(push_kind(inserted=inserted, quarantined=packet.quarantined), packet.team_id, packet)]
+        packet_events_record(actor=actor, lines=lines)
+        packet_pushed.send(sender=Packet, packet=packet, actor=actor)
+        packets_changed.send(sender=Packet, actor=actor, lines=lines)
     return True
 
 
@@ -178,13 +175,13 @@ def _packet_locked_for_move(*, actor, packet_id: str) -> Packet:
         raise NotFound("packet not found")
     if Packet.objects.movable_by(actor).filter(pk=packet_id).exists():
         return packet
-    _refuse_change(actor=actor, packet_id=packet_id, refusal="only the packet's creator can move it")
+    refuse_change(actor=actor, packet_id=packet_id, refusal="only the packet's creator can move it")
 
 
 CHANGE_REFUSED = "only the packet's creator or the team owner (or an admin) can do this"
 
 
-def _refuse_change(*, actor, packet_id: str, refusal: str = CHANGE_REFUSED):
+def refuse_change(*, actor, packet_id: str, refusal: str = CHANGE_REFUSED):
     """After a change found nothing it may change: 403 for someone who can see the packet, else
     404 (nothing is revealed)."""
     if Packet.objects.visible_to(actor).filter(pk=packet_id).exists():
@@ -197,13 +194,13 @@ def _refuse_change(*, actor, packet_id: str, refusal: str = CHANGE_REFUSED):
 # administer), and for a team packet a line of the team's activity log (teams.events) in the same
 # transaction.
 
-_PACKETS = Packet._meta.db_table
+PACKETS = Packet._meta.db_table
 
 
-def _changed_and_logged(
+def changed_and_logged(
     sql: str, params: list, *, actor, kind: str, fresh_only: bool = False, first: tuple | None = None
 ) -> list[Packet]:
-    """Run `sql`, a DELETE or UPDATE of packets ... RETURNING id, team_id, goal, quarantined (and `fresh`, when
+    """Run `sql`, a DELETE or UPDATE of packets ... RETURNING id, team_id, owner_id, goal, quarantined (and `fresh`, when
     `fresh_only`: log only the rows where it is true), and log `kind` for each team packet it
     changed, in one transaction, after `first` (sql, params) if given. Returns the changed rows."""
     with transaction.atomic():
@@ -213,6 +210,7 @@ def _changed_and_logged(
         changed = list(Packet.objects.raw(sql, params))
         lines = [(kind, packet.team_id, packet) for packet in changed if not fresh_only or packet.fresh]
         packet_events_record(actor=actor, lines=lines)
+        packets_changed.send(sender=Packet, actor=actor, lines=lines)
     return changed
 
 
@@ -220,23 +218,23 @@ def packet_delete(*, actor, packet_id: str) -> None:
     """Delete the packet and its shares. On PostgreSQL the database deletes the shares with the
     packet (migration 0010); SQLite does not, so they go first, in a statement of their own."""
     # Plain SQL: QuerySet.delete() would read the packet and its shares before deleting them.
-    may_change, params = changeable_sql(_PACKETS, actor)
+    may_change, params = changeable_sql(PACKETS, actor)
     shares_first = None
     if connection.vendor == "sqlite":
         shares_first = (
             f"DELETE FROM {Share._meta.db_table} WHERE packet_id IN "
-            f"(SELECT id FROM {_PACKETS} WHERE id = %s AND {may_change})",
+            f"(SELECT id FROM {PACKETS} WHERE id = %s AND {may_change})",
             [packet_id, *params],
         )
-    deleted = _changed_and_logged(
-        f"DELETE FROM {_PACKETS} WHERE id = %s AND {may_change} RETURNING id, team_id, goal, quarantined",
+    deleted = changed_and_logged(
+        f"DELETE FROM {PACKETS} WHERE id = %s AND {may_change} RETURNING id, team_id, owner_id, goal, quarantined",
         [packet_id, *params],
         actor=actor,
         kind=TeamEvent.PACKET_DELETED,
         first=shares_first,
     )
     if not deleted:
-        _refuse_change(actor=actor, packet_id=packet_id)
+        refuse_change(actor=actor, packet_id=packet_id)
 
 
 @transaction.atomic
@@ -253,57 +251,17 @@ def packet_move(*, actor, packet_id: str, team) -> Packet:
     # Scanned under the new place's policy, as a push there would be (422 when it refuses).
     findings = findings_of_push(json.loads(packet.body), team=team)
     scanned = [] if findings is None else packet.record_scan(findings, timezone.now())
-    packet.save(update_fields=["team", *scanned])
+    # Each process's matrix of vectors (packets.search.matrix) re-reads a row written since its
+    # last look: the packet's row follows it to its new place.
+    packet.embedded_at = timezone.now() if packet.embedded_at else None
+    packet.save(update_fields=["team", "embedded_at", *scanned])
     if before != packet.team_id:
         moved = [(TeamEvent.PACKET_MOVED_OUT, before, packet), (TeamEvent.PACKET_MOVED_IN, packet.team_id, packet)]
         packet_events_record(actor=actor, lines=moved)
+        packets_changed.send(sender=Packet, actor=actor, lines=moved)
         # A share its sender may no longer make ends (logged where the packet was).
         shares_prune(packet_ids=[packet.pk], actor=actor, left_team_id=before)
     return packet
-
-
-def _new_public_slug() -> str:
-    """24 URL-safe characters (144 random bits): the page's URL cannot be guessed."""
-    return secrets.token_urlsafe(18)
-
-
-def packet_publish(*, actor, packet_id: str) -> Packet:
-    """Give the packet a public page (same rights as delete). Publishing a published packet
-    keeps its slug, so the URL already shared stays the same (and writes no log line). A packet
-    the secret scan quarantined is refused (409, naming the findings); quarantine took down any
-    page it had, so publishing once it ends makes a new URL."""
-    now = timezone.now()
-    may_change, params = changeable_sql(_PACKETS, actor)
-    published = _changed_and_logged(
-        f"UPDATE {_PACKETS} SET public_slug = COALESCE(public_slug, %s), published_at = COALESCE(published_at, %s) "
-        f"WHERE id = %s AND NOT quarantined AND {may_change} "
-        "RETURNING id, team_id, goal, quarantined, public_slug, published_at, published_at = %s AS fresh",
-        [_new_public_slug(), now, packet_id, *params, now],
-        actor=actor,
-        kind=TeamEvent.PACKET_PUBLISHED,
-        fresh_only=True,
-    )
-    if not published:
-        held = Packet.objects.changeable_by(actor).filter(pk=packet_id, quarantined=True).first()
-        if held is not None:
-            raise quarantine_refusal(held, "published")
-        _refuse_change(actor=actor, packet_id=packet_id)
-    return published[0]
-
-
-def packet_unpublish(*, actor, packet_id: str) -> None:
-    """Take the public page down. The slug is forgotten: a later publish mints a new URL and
-    the old one, wherever it leaked, stays dead. Unpublishing what is not published does nothing."""
-    may_change, params = changeable_sql(_PACKETS, actor)
-    unpublished = _changed_and_logged(
-        f"UPDATE {_PACKETS} SET public_slug = NULL, published_at = NULL "
-        f"WHERE id = %s AND public_slug IS NOT NULL AND {may_change} RETURNING id, team_id, goal, quarantined",
-        [packet_id, *params],
-        actor=actor,
-        kind=TeamEvent.PACKET_UNPUBLISHED,
-    )
-    if not unpublished and not Packet.objects.changeable_by(actor).filter(pk=packet_id).exists():
-        _refuse_change(actor=actor, packet_id=packet_id)
 
 
 @transaction.atomic

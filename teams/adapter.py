@@ -4,6 +4,9 @@ the sign-in pages say why they ask when the person is on the way to connect a cl
 LTM_SIGNUP_OPEN=0 closes self-service sign-up (a private hub). Someone holding a usable team
 invite may still sign up from its page (the sign-up's `next` is the invite), as they could with
 `ltm join`. The adapter lives with teams because that exception is about invites.
+
+LTM_OIDC_ONLY=1 (single sign-on only): no password sign-up at all, and a password signs in the
+hub's superusers alone, the recovery path when the provider is away (docs/sign-in.md).
 """
 
 import re
@@ -12,6 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from oauth2_provider.models import get_application_model
 
 from core.http import client_address
@@ -35,7 +39,18 @@ class SignInReason:
 
 class AccountAdapter(DefaultAccountAdapter):
     def is_open_for_signup(self, request) -> bool:
+        if settings.LTM_OIDC_ONLY:
+            return False
         return settings.LTM_SIGNUP_OPEN or _next_is_usable_invite(request)
+
+    def authenticate(self, request, **credentials):
+        user = super().authenticate(request, **credentials)
+        if user is not None and settings.LTM_OIDC_ONLY and not user.is_superuser:
+            raise ValidationError(
+                f"This hub signs people in through {settings.LTM_OIDC_NAME or 'single sign-on'}: "
+                "use the button above. Passwords are for the administrators' recovery only."
+            )
+        return user
 
     def get_client_ip(self, request) -> str:
         # allauth's rate limits (and the device-flow limit built on them) count per address: the

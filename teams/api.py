@@ -16,6 +16,7 @@ from core.params import body, query
 from oauth.api import OPTIONAL_BEARER
 from oauth.authentication import BearerRefused, authenticate_bearer
 from teams import selectors, services
+from teams.second_factor import members_without_second_factor
 from teams.serializers import (
     InviteAcceptedSerializer,
     InviteAcceptRequestSerializer,
@@ -32,6 +33,7 @@ from teams.serializers import (
     TeamEventsQuerySerializer,
     TeamListSerializer,
     TeamSettingsRequestSerializer,
+    TeamSettingsSerializer,
     TransferOfferedSerializer,
     TransferRequestSerializer,
 )
@@ -93,10 +95,12 @@ class TeamCollection(APIView):
             "`share_outside`: whether members may share the team's packets with people outside it by "
             "username (off by default); turning it off ends those shares. `secret_scan`: `flag` or `refuse` "
             "makes the hub's secret scan stricter for the team's packets (never looser than the hub: 400). "
-            "403 for plain members."
+            "`require_mfa`: members need a second factor before the team's packets open to them (a token "
+            "reads them only if issued after a sign-in with one); while it is on, the answer lists the "
+            "members without one. 403 for plain members."
         ),
         request={"application/json": TeamSettingsRequestSerializer},
-        responses={200: TeamCreatedSerializer, **error_responses(400, 403, 404)},
+        responses={200: TeamSettingsSerializer, **error_responses(400, 403, 404)},
     ),
 )
 class TeamItem(APIView):
@@ -105,7 +109,8 @@ class TeamItem(APIView):
     def patch(self, request, name):
         asked = body(TeamSettingsRequestSerializer, request)
         team = services.team_settings_update(actor=request.user, team=_team(request, name), **asked)
-        return Response(TeamCreatedSerializer({"team": team}).data)
+        missing = members_without_second_factor(team=team) if team.require_mfa else []
+        return Response(TeamSettingsSerializer({"team": team, "without_second_factor": missing}).data)
 
 
 @extend_schema_view(

@@ -14,6 +14,7 @@ import functools
 from django.db import connection
 
 from teams.models import TeamEvent
+from teams.signals import team_event_recorded
 
 # How much of a packet's goal a line keeps (the log is read as a list, not as the packet).
 GOAL_CHARS = 200
@@ -23,6 +24,7 @@ def team_event_record(*, team_id: str, actor, kind: str, **detail) -> None:
     """Append a line to the team's activity log (inside the caller's transaction). `actor` may be
     None (nobody in particular); their name is kept for when the person is gone."""
     _write([_line(team_id=team_id, actor=actor, kind=kind, detail=detail)])
+    team_event_recorded.send(sender=TeamEvent, team_id=team_id, actor=actor, kind=kind, detail=detail)
 
 
 def packet_events_record(*, actor, lines) -> None:

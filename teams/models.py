@@ -45,6 +45,10 @@ class Team(models.Model):
     # The hub's secret scan for this team's packets: "" follows the hub (LTM_SECRET_SCAN); a team
     # may only be stricter than the hub (SCAN_LEVELS, loosest first).
     secret_scan = models.CharField(max_length=8, blank=True, choices=[(level, level) for level in SCAN_LEVELS])
+    # Members must have a second factor (teams.second_factor): until they add one, the team's
+    # packets stay closed to them in the dashboard, and to tokens not issued after a sign-in
+    # with it.
+    require_mfa = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return self.name
@@ -162,6 +166,10 @@ class TeamEvent(models.Model):
     OWNERSHIP_OFFERED = "ownership.offered"
     OWNERSHIP_TRANSFERRED = "ownership.transferred"
     SETTINGS_CHANGED = "settings.changed"
+    WEBHOOK_ADDED = "webhook.added"
+    WEBHOOK_CHANGED = "webhook.changed"
+    WEBHOOK_REMOVED = "webhook.removed"
+    WEBHOOK_TURNED_OFF = "webhook.turned_off"
     KINDS = [
         (PACKET_PUSHED, "packet pushed"),
         (PACKET_REPUSHED, "packet re-pushed"),
@@ -186,6 +194,10 @@ class TeamEvent(models.Model):
         (OWNERSHIP_OFFERED, "ownership offered"),
         (OWNERSHIP_TRANSFERRED, "ownership transferred"),
         (SETTINGS_CHANGED, "settings changed"),
+        (WEBHOOK_ADDED, "webhook added"),
+        (WEBHOOK_CHANGED, "webhook changed"),
+        (WEBHOOK_REMOVED, "webhook removed"),
+        (WEBHOOK_TURNED_OFF, "webhook turned off by the hub"),
     ]
 
     id = models.BigAutoField(primary_key=True)
@@ -232,7 +244,8 @@ class TeamEvent(models.Model):
             if self.actor_name
             else f"the secret scan flagged {packet}",
             self.FINDING_CLEARED: f"cleared the secret-scan findings of {packet}: {d.get('reason', '')}",
-            self.MEMBER_JOINED: "joined the team",
+            self.MEMBER_JOINED: "joined the team"
+            + (f" through single sign-on ({d['domain']})" if d.get("via") == "sso" else ""),
             self.MEMBER_LEFT: "left the team",
             self.MEMBER_REMOVED: f"removed {person}",
             self.MEMBER_PROMOTED: f"made {person} an admin",
@@ -244,6 +257,11 @@ class TeamEvent(models.Model):
             self.OWNERSHIP_OFFERED: f"offered the ownership to {person}",
             self.OWNERSHIP_TRANSFERRED: f"took over the ownership from {d.get('from_name') or 'the previous owner'}",
             self.SETTINGS_CHANGED: _settings_phrase(d),
+            # A webhook by its host only: its URL may carry a credential (a Slack address does).
+            self.WEBHOOK_ADDED: f"added a webhook to {d.get('host')} ({d.get('events', '')})",
+            self.WEBHOOK_CHANGED: f"changed the webhook to {d.get('host')} ({d.get('changed', '')})",
+            self.WEBHOOK_REMOVED: f"removed the webhook to {d.get('host')}",
+            self.WEBHOOK_TURNED_OFF: f"the hub turned off the webhook to {d.get('host')}: {d.get('reason', '')}",
         }
         return phrases.get(self.kind, self.kind)
 
@@ -252,5 +270,7 @@ def _settings_phrase(detail: dict) -> str:
     said = {
         ("share_outside", True): "allowed sharing packets outside the team",
         ("share_outside", False): "stopped sharing packets outside the team",
+        ("require_mfa", True): "required a second factor of every member",
+        ("require_mfa", False): "stopped requiring a second factor",
     }
     return "; ".join(said.get(item, f"set {item[0]} to {item[1]}") for item in detail.items()) or "changed settings"

@@ -39,6 +39,10 @@ class TeamSerializer(TeamRefSerializer):
         help_text="how the hub's secret scan treats the team's packets: off, flag or refuse (hub extension)"
     )
 
+    require_mfa = serializers.BooleanField(
+        help_text="whether members need a second factor to read the team's packets (hub extension)"
+    )
+
     def get_secret_scan(self, team) -> str:
         return strictest_scan(settings.LTM_SECRET_SCAN, team.secret_scan)
 
@@ -62,6 +66,24 @@ class TeamSettingsRequestSerializer(serializers.Serializer):
         required=False,
         default=None,
         help_text="the secret scan for the team's packets: flag or refuse, never looser than the hub's",
+    )
+    require_mfa = FlagField(
+        required=False,
+        default=None,
+        help_text="require a second factor of every member before the team's packets open to them",
+    )
+
+
+class MemberRefSerializer(serializers.Serializer):
+    user_id = serializers.CharField(source="user.id")
+    display = serializers.CharField(source="user.display_name")
+
+
+class TeamSettingsSerializer(serializers.Serializer):
+    team = TeamSerializer()
+    without_second_factor = MemberRefSerializer(
+        many=True,
+        help_text="while require_mfa is on: the members whose account has no second factor yet",
     )
 
 

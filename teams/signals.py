@@ -5,7 +5,7 @@ from django.dispatch import Signal
 
 # Sent inside the transaction that narrows who may share a team's packets outside it: a member
 # leaves or is removed, or the team stops allowing it. Receivers end what no longer holds
-# (packets.shares.shares_prune). Arguments: team_id, actor (who narrowed it).
+# (packets.sharing.services.shares_prune). Arguments: team_id, actor (who narrowed it).
 sharing_narrowed = Signal()
 
 # Sent by a team's pages to learn which of the packets its activity log names the viewer may still
@@ -13,3 +13,8 @@ sharing_narrowed = Signal()
 # packets' read rule). Arguments: viewer, packet_ids. Each receiver returns a set of those ids;
 # without one, no line links.
 packets_readable = Signal()
+
+# Sent by teams.events for each line of a team's activity log it writes with team_event_record,
+# inside the transaction of the change (webhooks tell other tools of members joining and
+# leaving). Arguments: team_id, actor, kind, detail.
+team_event_recorded = Signal()

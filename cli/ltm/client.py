@@ -149,8 +149,15 @@ class Hub:
         response = self.call("GET", "/v1/packets" + _query(limit=limit, team=team), expect=(200,))
         return list(self._data(response).get("packets") or [])
 
-    def search(self, text: str, team: str | None = None, limit: int | None = None) -> list[dict]:
-        response = self.call("GET", "/v1/search" + _query(q=text, team=team, limit=limit), expect=(200,))
+    def search(
+        self, text: str, team: str | None = None, limit: int | None = None, mode: str | None = None
+    ) -> list[dict]:
+        response = self.call("GET", "/v1/search" + _query(q=text, team=team, limit=limit, mode=mode), expect=(200,))
+        return list(self._data(response).get("results") or [])
+
+    def related(self, packet_id: str, limit: int | None = None) -> list[dict]:
+        """The packets nearest in meaning to one, best first (this hub's endpoint)."""
+        response = self.call("GET", f"/v1/packets/{_segment(packet_id)}/related" + _query(limit=limit), expect=(200,))
         return list(self._data(response).get("results") or [])
 
     def get_packet(self, packet_id: str) -> Response:

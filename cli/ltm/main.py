@@ -9,7 +9,20 @@ import argparse
 import sys
 
 from . import __version__
-from .commands import account, auth, config, conformance, dashboard, findings, mcp, packets, teams, threads
+from .commands import (
+    account,
+    auth,
+    config,
+    conformance,
+    dashboard,
+    findings,
+    mcp,
+    packets,
+    recall,
+    teams,
+    threads,
+    webhooks,
+)
 from .errors import LtmError, UsageError
 from .output import note, silence_stdout
 
@@ -21,8 +34,10 @@ REGISTER = (
     teams.register,
     packets.register_example,
     packets.register_search,
+    recall.register,
     packets.register_shares,
     findings.register,
+    webhooks.register,
     account.register,
     config.register,
     dashboard.register,

@@ -51,8 +51,8 @@ class VerbsBackend:
     def thread(self, packet_id: str) -> list[dict]:
         return verbs.thread(packet_id)
 
-    def search(self, q: str, team: str | None, limit: int | None) -> list[dict]:
-        return verbs.search(q, team=team, limit=limit)  # /v1/search's results, shared_by included
+    def search(self, q: str, team: str | None, limit: int | None, mode: str = "hybrid") -> list[dict]:
+        return verbs.search(q, team=team, limit=limit, mode=mode)  # /v1/search's results, shared_by included
 
     def packets(self, limit: int | None, team: str | None) -> list[dict]:
         return verbs.list_packets(limit=limit, team=team)

@@ -1,10 +1,13 @@
 """Helpers of the tests that speak MCP, the client's (`ltm mcp`) and the hub's (/mcp, which imports
-them from here): a coroutine run apart from any running event loop, a tool result's text, and the
-packets the tests save."""
+them from here): a coroutine run apart from any running event loop, a session with `ltm mcp` as a
+subprocess, a tool result's text, and the packets the tests save."""
 
 import asyncio
+import os
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
+import ltm
 from ltm.protocol.packet import example_packet
 
 
@@ -14,6 +17,30 @@ def run_async(coroutine):
     asyncio.run refuses to nest in it."""
     with ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(asyncio.run, coroutine).result()
+
+
+def mcp_env(config_dir, hub_url) -> dict:
+    """The environment of an `ltm mcp` subprocess: this client's package, a config folder and a hub."""
+    return {
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONPATH": os.path.dirname(os.path.dirname(ltm.__file__)),
+        "LTM_CONFIG_DIR": str(config_dir),
+        "LTM_HUB_URL": hub_url,
+    }
+
+
+def run_session(config_dir, hub_url, steps):
+    """Start `python -m ltm mcp` and run `steps(client)` against it with the official MCP SDK's stdio
+    client; returns what steps returns."""
+    from mcp import Client, StdioServerParameters
+
+    params = StdioServerParameters(command=sys.executable, args=["-m", "ltm", "mcp"], env=mcp_env(config_dir, hub_url))
+
+    async def main():
+        async with Client(params, read_timeout_seconds=30) as client:
+            return await steps(client)
+
+    return run_async(main())
 
 
 def text(result):

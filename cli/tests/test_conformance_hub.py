@@ -10,8 +10,6 @@ import pytest
 from ltm.conformance import vectors
 from ltm.main import main
 
-from .test_live_hub import ensure_cli_application, person  # noqa: F401 - the fixture
-
 # Without a person at a browser, these device-flow checks always skip.
 NEEDS_A_PERSON = {
     "a code the person denied: access_denied",
@@ -23,13 +21,15 @@ NEEDS_A_REFUSING_HUB = {"a hub that refuses: 422 with the findings, and nothing 
 
 
 @pytest.fixture
-def two_accounts(live_server, person):  # noqa: F811 - the fixture imported above
+def two_accounts(hub):
+    from oauth.testing import ensure_cli_application
+
     ensure_cli_application()  # the device-flow group needs the `ltm-cli` client
-    (alice, alice_token), (bob, bob_token) = person("alice"), person("bob")
+    (alice, alice_token), (bob, bob_token) = hub.person("alice"), hub.person("bob")
     return alice, alice_token, bob, bob_token
 
 
-def test_the_hub_passes_every_check_and_the_fuzz(two_accounts, live_server, tmp_path, capsys):
+def test_the_hub_passes_every_check_and_the_fuzz(two_accounts, hub, tmp_path, capsys):
     from packets.models import Packet, Share
     from teams.models import Team
 
@@ -37,7 +37,7 @@ def test_the_hub_passes_every_check_and_the_fuzz(two_accounts, live_server, tmp_
     report = tmp_path / "report.json"
     argv = [
         "conformance",
-        live_server.url,
+        hub.url,
         "--token",
         alice_token,
         "--token2",
@@ -69,13 +69,13 @@ def test_the_hub_passes_every_check_and_the_fuzz(two_accounts, live_server, tmp_
 
 
 def test_a_hub_that_refuses_secrets_passes_the_findings_group_and_skips_the_flag_checks(
-    two_accounts, live_server, settings, capsys
+    two_accounts, hub, settings, capsys
 ):
     from packets.models import Packet
 
     settings.LTM_SECRET_SCAN = "refuse"
     _, alice_token, _, bob_token = two_accounts
-    code = main(["conformance", live_server.url, "--token", alice_token, "--token2", bob_token, "--only", "findings"])
+    code = main(["conformance", hub.url, "--token", alice_token, "--token2", bob_token, "--only", "findings"])
     printed = capsys.readouterr().out
     assert code == 0, printed
     assert "PASS  findings [extension]: a hub that refuses: 422 with the findings, and nothing stored" in printed

@@ -1,19 +1,18 @@
-"""`ltm mcp` driven as a subprocess by the official MCP SDK's stdio client, against the fake hub."""
+"""`ltm mcp` driven as a subprocess by the official MCP SDK's stdio client, against the real hub."""
 
-import hashlib
 import json
-import os
 import re
 import subprocess
 import sys
 
-from mcp import Client, StdioServerParameters
-
-import ltm
-from ltm.protocol.packet import canonical_json, example_packet, schema
+from ltm import verbs
+from ltm.main import main
+from ltm.protocol.packet import example_packet, schema
 from ltm.protocol.resume import render_resume
+from ltm.protocol.tokens import token_identity
 
-from .helpers import fresh_packet, packet_with_a_secret, run_async, text, two_packet_thread
+from .command_line import write_packet
+from .helpers import fresh_packet, mcp_env, packet_with_a_secret, run_session, text, two_packet_thread
 
 TOOLS = {
     "save",
@@ -31,29 +30,14 @@ TOOLS = {
     "whoami",
     "thread",
     "search",
+    "recall",
     "platform",
 }
 
 
-def run_session(config_dir, hub_url, steps):
-    """Start `python -m ltm mcp` and run `steps(client)` against it; returns what steps returns."""
-    package_root = os.path.dirname(os.path.dirname(ltm.__file__))
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "PYTHONPATH": package_root,
-        "LTM_CONFIG_DIR": str(config_dir),
-        "LTM_HUB_URL": hub_url,
-    }
-    params = StdioServerParameters(command=sys.executable, args=["-m", "ltm", "mcp"], env=env)
+def test_tools_example_save_and_resume(hub, config_dir, tmp_path):
+    assert main(["push", write_packet(tmp_path, example_packet())]) == 0  # older than what the tool saves
 
-    async def main():
-        async with Client(params, read_timeout_seconds=30) as client:
-            return await steps(client)
-
-    return run_async(main())
-
-
-def test_tools_example_save_and_resume(hub, config_dir):
     async def steps(client):
         listed = (await client.list_tools()).tools
         results = {"tools": {tool.name: tool for tool in listed}}
@@ -68,7 +52,7 @@ def test_tools_example_save_and_resume(hub, config_dir):
         new_id = re.search(r"saved packet (\S+)", text(results["save"])).group(1)
         results["id"] = new_id
         results["resume"] = await client.call_tool("resume", {"id": new_id})
-        results["ls"] = await client.call_tool("ls", {"limit": 5})
+        results["ls"] = await client.call_tool("ls", {"limit": 1})
         results["whoami"] = await client.call_tool("whoami", {})
         results["platform"] = await client.call_tool("platform", {})
         results["missing"] = await client.call_tool("resume", {"id": "01HV0000000000000000000000"})
@@ -104,17 +88,14 @@ def test_tools_example_save_and_resume(hub, config_dir):
     assert not results["save"].is_error
     new_id = results["id"]
     assert re.fullmatch(r"[0-9A-HJKMNP-TV-Z]{26}", new_id)
-    stored = json.loads(hub.state.packets[new_id]["body"])
+    stored = verbs.pull(new_id)  # alice's: the tool pushed with her token
     assert stored["goal"] == example_packet()["goal"]
-    assert hub.last("POST", "/v1/packets").headers["Authorization"] == "Bearer tok-alice"
 
     assert not results["resume"].is_error
     assert text(results["resume"]) == render_resume(stored)
 
-    assert [p["id"] for p in json.loads(text(results["ls"]))] == [new_id]
-    assert hub.last("GET", "/v1/packets?").path == "/v1/packets?limit=5"
-    fingerprint = hashlib.sha256(b"tok-alice").hexdigest()[:8]
-    assert json.loads(text(results["whoami"])) == {"host": hub.url, "token_hash8": fingerprint}
+    assert [p["id"] for p in json.loads(text(results["ls"]))] == [new_id]  # the newest of two, by the limit
+    assert json.loads(text(results["whoami"])) == token_identity(hub.url, hub.token())
     assert text(results["platform"]) == hub.url + "/"  # the Go client's `platform` tool: the dashboard
 
     assert results["missing"].is_error
@@ -157,16 +138,9 @@ def test_requests_received_before_stdin_closes_are_all_answered(hub, config_dir)
         {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "example", "arguments": {}}},
         {"jsonrpc": "2.0", "id": "four", "method": "tools/call", "params": {"name": "ls", "arguments": {}}},
     ]
-    package_root = os.path.dirname(os.path.dirname(ltm.__file__))
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "PYTHONPATH": package_root,
-        "LTM_CONFIG_DIR": str(config_dir),
-        "LTM_HUB_URL": hub.url,
-    }
     done = subprocess.run(
         [sys.executable, "-m", "ltm", "mcp"],
-        env=env,
+        env=mcp_env(config_dir, hub.url),
         capture_output=True,
         timeout=60,
         input="".join(json.dumps(request) + "\n" for request in requests).encode(),
@@ -179,15 +153,10 @@ def test_requests_received_before_stdin_closes_are_all_answered(hub, config_dir)
     assert json.loads(answers["four"]["result"]["content"][0]["text"]) == []
 
 
-def test_thread_tool_and_resume_of_a_thread(hub, config_dir):
+def test_thread_tool_and_resume_of_a_thread(hub, config_dir, tmp_path):
     first, second = two_packet_thread()
     for body in (first, second):
-        hub.state.packets[body["id"]] = {
-            "owner": "alice",
-            "team": None,
-            "body": canonical_json(body),
-            "published": None,
-        }
+        assert main(["push", write_packet(tmp_path, body, body["id"])]) == 0
 
     async def steps(client):
         return {

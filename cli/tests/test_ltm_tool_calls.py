@@ -29,8 +29,8 @@ class Memory:
     def thread(self, packet_id):
         return [{"id": p["id"], "parent_id": p.get("parent_id")} for p in self.packets.values()]
 
-    def search(self, q, team, limit):
-        return [{"q": q, "team": team, "limit": limit}]
+    def search(self, q, team, limit, mode="hybrid"):
+        return [{"q": q, "team": team, "limit": limit, "mode": mode}]
 
 
 def call(backend, name, arguments=None):
@@ -120,8 +120,9 @@ def test_search_refuses_blank_words_and_lists_what_the_backend_finds():
     with pytest.raises(ToolError, match="q is required"):
         call(Memory(), "search", {"q": "  "})
     assert json.loads(call(Memory(), "search", {"q": "flaky", "limit": 3})) == [
-        {"q": "flaky", "team": None, "limit": 3}
+        {"q": "flaky", "team": None, "limit": 3, "mode": "hybrid"}
     ]
+    assert json.loads(call(Memory(), "search", {"q": "flaky", "mode": "semantic"}))[0]["mode"] == "semantic"
 
 
 def test_whoami_names_the_token_by_its_hint_on_every_surface():

@@ -4,6 +4,7 @@ import re
 from datetime import timedelta
 
 from django import template
+from django.conf import settings
 from django.utils import timezone
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
@@ -42,3 +43,15 @@ def ago(when) -> str:
     if timezone.now() - when < timedelta(minutes=1):
         return "just now"
     return f"{timesince(when)} ago"
+
+
+@register.simple_tag
+def mail_outbox() -> str:
+    """Where the hub's mail goes when it is not sent: "console" (printed in the terminal the hub
+    runs in, as under `make run`), "file" (written under EMAIL_FILE_PATH), else "" (sent)."""
+    backend = settings.EMAIL_BACKEND
+    if backend.endswith(".console.EmailBackend"):
+        return "console"
+    if backend.endswith(".filebased.EmailBackend"):
+        return "file"
+    return ""

@@ -1,6 +1,6 @@
 """The outbox (core.outbox): a task queued for after a commit is kept in the commit's own
 transaction until it is queued, and a sweep queues what its process never did, once. The test
-settings run tasks eagerly, so "queued" here is "run"; tests/test_outbox_crash.py kills a real
+settings run tasks eagerly, so "queued" here is "run"; core/tests/test_outbox_crash.py kills a real
 process between the commit and the queue."""
 
 import threading

@@ -38,7 +38,9 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 # loops). SECURE_SSL_REDIRECT follows SECURE_COOKIES: a plain-http local stack turns both off
 # with SECURE_COOKIES=0.
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=SESSION_COOKIE_SECURE)
-SECURE_REDIRECT_EXEMPT = [r"^v1/healthz$", r"^v1/readyz$"]
+# /metrics too, for a Prometheus that scrapes web's port on the inside: a redirect would not keep
+# its token from crossing plain http, the token is already sent.
+SECURE_REDIRECT_EXEMPT = [r"^v1/healthz$", r"^v1/readyz$", r"^metrics$"]
 # HSTS (sent only on answers over https): browsers keep to https for a year, subdomains included.
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=365 * 24 * 3600)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)

@@ -3,7 +3,6 @@ starts, and without a broker a thread of each web process."""
 
 import subprocess
 import sys
-from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -14,9 +13,8 @@ from core.models import OutboxTask
 from core.outbox import queue_after_commit
 from core.tasks import outbox_sweep_task
 from hub.celery import sweep_the_outbox
+from hub.testing import ROOT
 from oauth.tasks import purge_expired_oauth
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_beat_sends_the_sweep_by_its_registered_name():

@@ -5,9 +5,8 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from hub.testing import ROOT
 
 PROBE = """
 import json
@@ -117,7 +116,7 @@ def test_sqlite_syncs_every_commit_unless_told_normal_and_refuses_anything_else(
 def test_database_url_keeps_connections_with_health_checks():
     url = "postgres://ltm:pw@db.example.org:5432/ltm"
     settings = loaded("hub.settings.local", DATABASE_URL=url)
-    assert (settings["DB_ENGINE"], settings["DB_NAME"]) == ("core.postgresql", "ltm")
+    assert (settings["DB_ENGINE"], settings["DB_NAME"]) == ("hub.backends.postgresql", "ltm")
     assert (settings["CONN_MAX_AGE"], settings["CONN_HEALTH_CHECKS"]) == (60, False)
     assert "transaction_mode" not in settings["DB_OPTIONS"]
     assert settings["DB_OPTIONS"]["connect_timeout"] == 3
@@ -126,7 +125,7 @@ def test_database_url_keeps_connections_with_health_checks():
 
 def test_redis_url_is_the_cache_and_the_broker():
     settings = loaded("hub.settings.local", REDIS_URL="redis://127.0.0.1:6379/0")
-    assert settings["CACHE_BACKEND"] == "core.cache.FailOpenRedisCache"
+    assert settings["CACHE_BACKEND"] == "hub.backends.cache.FailOpenRedisCache"
     assert settings["CELERY_TASK_ALWAYS_EAGER"] is False
 
 

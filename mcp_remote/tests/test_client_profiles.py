@@ -25,7 +25,7 @@ from oauth2_provider.models import get_access_token_model
 
 from core.testing import signed_in
 from mcp_remote.testing import public_client
-from tests.tls_documents import tls_loopback_server
+from oauth.testing import tls_loopback_server
 
 HUB = "http://testserver"
 MCP = HUB + "/mcp"

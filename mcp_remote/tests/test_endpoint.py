@@ -11,26 +11,9 @@ from django.test import Client, override_settings
 from cli.tests.helpers import fresh_packet, packet_with_a_secret, two_packet_thread
 from ltm.protocol.packet import example_packet
 from ltm.protocol.tools import TOOLS
+from mcp_remote.testing import PROTOCOL, call, rpc
 from oauth.testing import make_access_token
 from packets.models import Packet
-
-PROTOCOL = "2025-11-25"
-HEADERS = {"HTTP_ACCEPT": "application/json, text/event-stream", "HTTP_MCP_PROTOCOL_VERSION": PROTOCOL}
-
-
-def rpc(token, method, params=None, *, request_id=1, client=None, **headers):
-    body = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params or {}}
-    auth = {"HTTP_AUTHORIZATION": f"Bearer {token}"} if token else {}
-    return (client or Client()).post(
-        "/mcp", data=json.dumps(body), content_type="application/json", **HEADERS, **auth, **headers
-    )
-
-
-def call(token, name, arguments=None):
-    response = rpc(token, "tools/call", {"name": name, "arguments": arguments or {}})
-    assert response.status_code == 200, response.content
-    result = response.json()["result"]
-    return "".join(block["text"] for block in result["content"]), result.get("isError", False)
 
 
 @pytest.fixture

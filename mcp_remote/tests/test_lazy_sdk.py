@@ -1,5 +1,5 @@
 """The MCP SDK loads on a web process's first /mcp call, not when the hub starts: a hub nobody
-reaches over MCP does not carry it (about 30 MB per process)."""
+reaches over MCP does not carry it (its memory per process: bench/README.md)."""
 
 import subprocess
 import sys

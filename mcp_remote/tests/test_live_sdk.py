@@ -6,40 +6,18 @@ import asyncio
 import json
 import re
 
-import httpx2
 import pytest
-from mcp import Client
-from mcp.client.streamable_http import streamable_http_client
 
 from accounts.services import api_token_create, api_token_revoke
-from cli.tests.helpers import fresh_packet, packet_with_a_secret, run_async, text
+from cli.tests.helpers import fresh_packet, packet_with_a_secret, text
 from ltm.protocol.packet import example_packet
 from ltm.protocol.resume import render_resume
 from ltm.protocol.tools import TOOLS
+from mcp_remote.testing import session
 from oauth.testing import ensure_cli_application, make_access_token
 from packets.models import Packet
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def session(url, token, steps, statuses=None):
-    """Connect with the SDK's client (bearer header), run `steps(client)`, return its result; the
-    HTTP status of every answer goes to `statuses`."""
-
-    async def record(response):
-        if statuses is not None:
-            statuses.append(response.status_code)
-
-    async def main():
-        async with httpx2.AsyncClient(
-            headers={"Authorization": f"Bearer {token}"}, timeout=30, event_hooks={"response": [record]}
-        ) as http:
-            async with Client(
-                streamable_http_client(url + "/mcp", http_client=http), read_timeout_seconds=30
-            ) as client:
-                return await steps(client)
-
-    return run_async(main())
 
 
 def test_tools_save_resume_and_a_redaction_refusal(live_server, alice):

@@ -5,9 +5,8 @@ import json
 
 from ltm.protocol import tools as specs
 from ltm.protocol.packet import example_packet
+from mcp_remote.testing import call
 from packets.models import Packet
-
-from .test_endpoint import call
 
 # A GitLab token: the client's pre-flight does not know the kind, the hub's scan does.
 LEAKY = {**example_packet(), "next_step": "clone with glpat-Xq7vR2mK9pL4sT8wZ3nB and run the suite"}

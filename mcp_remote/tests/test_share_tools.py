@@ -7,11 +7,10 @@ import json
 import pytest
 
 from ltm.protocol.packet import example_packet
+from mcp_remote.testing import call
 from oauth.testing import make_access_token
 from packets.models import Share
 from packets.services import packet_push
-
-from .test_endpoint import call
 
 PACKET_ID = example_packet()["id"]
 

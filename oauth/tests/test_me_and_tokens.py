@@ -14,12 +14,17 @@ from accounts.models import ApiToken
 from accounts.services import api_token_create
 from accounts.testing import passwordless_user
 from core.errors import BadRequest
-from core.testing import ApiClient, refusal, signed_in
+from core.testing import ApiClient, assert_described, openapi_document, openapi_resolve, refusal, signed_in
 from ltm.protocol.tokens import token_checksum
 from oauth.testing import device_token
-from tests.test_openapi import assert_valid, document, resolve  # noqa: F401  (document is a fixture)
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def document(django_db_blocker):
+    with django_db_blocker.unblock():
+        return openapi_document()
 
 
 def patch_me(token, body, content_type="application/json"):
@@ -126,21 +131,21 @@ def test_the_account_page_refuses_control_characters(alice):
     )
 
 
-def assert_patch_valid(document, response):  # noqa: F811
-    """tests.test_openapi.assert_valid, for PATCH (which that module's operations leave out)."""
+def assert_patch_valid(document, response):
+    """core.testing.assert_described, for PATCH (which that module's operations leave out)."""
     schema = document["paths"]["/v1/me"]["patch"]["responses"][str(response.status_code)]
     schema = schema["content"]["application/json"]["schema"]
     validator = Draft202012Validator({**schema, "components": document["components"]}, format_checker=FormatChecker())
     assert not [error.message for error in validator.iter_errors(response.json())]
 
 
-def test_me_is_described_in_openapi(document, alice):  # noqa: F811
+def test_me_is_described_in_openapi(document, alice):
     _token, plaintext = api_token_create(actor=alice, name="ci")
     assert {"get", "patch"} <= set(document["paths"]["/v1/me"])
     (request_body,) = document["paths"]["/v1/me"]["patch"]["requestBody"]["content"].values()
-    assert "display_name" in resolve(document, request_body["schema"])["properties"]
-    assert_valid(document, "get", "/v1/me", ApiClient(plaintext).get("/v1/me"))
-    assert_valid(document, "get", "/v1/me", Client().get("/v1/me"))
+    assert "display_name" in openapi_resolve(document, request_body["schema"])["properties"]
+    assert_described(document, "get", "/v1/me", ApiClient(plaintext).get("/v1/me"))
+    assert_described(document, "get", "/v1/me", Client().get("/v1/me"))
     assert_patch_valid(document, patch_me(plaintext, {"display_name": "Ada"}))
     assert_patch_valid(document, patch_me(plaintext, {"display_name": 5}))
 

@@ -1,6 +1,6 @@
 """OAuth access tokens from the device flow as bearers on /v1, beside personal API tokens; the
 devices list and revocation the dashboard uses; the purge task. (What a token's scope allows on
-every app's endpoints: tests/test_token_scopes.py.)"""
+every app's endpoints: hub/tests/test_token_scopes.py.)"""
 
 from datetime import timedelta
 from unittest import mock

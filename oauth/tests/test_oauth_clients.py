@@ -2,10 +2,6 @@
 the metadata documents, registration, the consent page, the code exchange with PKCE and what
 the hub refuses. The browser journey with a real MCP client is tests/e2e/test_mcp_oauth.py."""
 
-import base64
-import hashlib
-import json
-import secrets
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
@@ -13,65 +9,7 @@ from django.test import Client
 from oauth2_provider.models import get_access_token_model, get_application_model
 
 from core.testing import signed_in
-from oauth.testing import make_access_token
-
-MCP = "http://testserver/mcp"
-LOOPBACK = "http://127.0.0.1:47123/callback"
-
-
-def pkce():
-    verifier = secrets.token_urlsafe(48)
-    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
-    return verifier, challenge
-
-
-def register(client=None, **metadata):
-    body = {
-        "client_name": "Test Agent",
-        "redirect_uris": [LOOPBACK],
-        "grant_types": ["authorization_code"],
-        "token_endpoint_auth_method": "none",
-        **metadata,
-    }
-    return (client or Client()).post("/oauth/register", data=json.dumps(body), content_type="application/json")
-
-
-def authorize_query(client_id, challenge, *, resource=MCP, redirect_uri=LOOPBACK, method="S256"):
-    params = {
-        "response_type": "code",
-        "client_id": client_id,
-        "redirect_uri": redirect_uri,
-        "scope": "read write",
-        "state": "st4te",
-        "code_challenge": challenge,
-        "code_challenge_method": method,
-    }
-    if resource:
-        params["resource"] = resource
-    return "/oauth/authorize?" + urlencode(params)
-
-
-def approve(browser, client_id, challenge, **options):
-    """The person allows on the consent page: the redirect's query parameters."""
-    page = browser.get(authorize_query(client_id, challenge, **options))
-    assert page.status_code == 200, page.content
-    form = {field: page.context["form"][field].value() or "" for field in page.context["form"].fields}
-    answer = browser.post("/oauth/authorize", {**form, "allow": "on"})
-    assert answer.status_code == 302, answer.content
-    return parse_qs(urlsplit(answer["Location"]).query)
-
-
-def exchange(client_id, code, verifier, *, resource=MCP):
-    fields = {
-        "grant_type": "authorization_code",
-        "client_id": client_id,
-        "code": code,
-        "redirect_uri": LOOPBACK,
-        "code_verifier": verifier,
-    }
-    if resource:
-        fields["resource"] = resource
-    return Client().post("/oauth/token", urlencode(fields), content_type="application/x-www-form-urlencoded")
+from oauth.testing import LOOPBACK, MCP, approve, authorize_query, exchange, make_access_token, pkce, register
 
 
 def test_the_metadata_documents(db):

@@ -3,7 +3,6 @@ is refused, and every token the first exchange issued stops working, the refresh
 tokens rotated from it included (RFC 6749 section 4.1.2)."""
 
 from datetime import timedelta
-from urllib.parse import urlencode
 
 from django.test import Client
 from django.utils import timezone
@@ -11,7 +10,7 @@ from django.utils import timezone
 from core.testing import signed_in
 from oauth.models import SpentAuthorizationCode
 from oauth.tasks import purge_expired_oauth
-from oauth.tests.test_oauth_clients import approve, exchange, pkce, register
+from oauth.testing import approve, exchange, pkce, refresh, register
 
 
 def mcp_call(token):
@@ -24,11 +23,6 @@ def mcp_call(token):
         HTTP_ACCEPT="application/json, text/event-stream",
         HTTP_MCP_PROTOCOL_VERSION="2025-06-18",
     )
-
-
-def refresh(client_id, refresh_token):
-    fields = {"grant_type": "refresh_token", "refresh_token": refresh_token, "client_id": client_id}
-    return Client().post("/oauth/token", urlencode(fields), content_type="application/x-www-form-urlencoded")
 
 
 def signed_in_client(alice):

@@ -5,7 +5,7 @@ host it shows too."""
 import pytest
 
 from core.testing import signed_in
-from oauth.tests.test_oauth_clients import authorize_query, pkce, register
+from oauth.testing import authorize_query, pkce, register
 
 LOCAL = "That is an app on this computer."
 

@@ -1,4 +1,4 @@
-"""Which redirect URIs a client may register (oauth.server.redirect_uri_problem), by every way
+"""Which redirect URIs a client may register (oauth.redirect_uris.redirect_uri_problem), by every way
 of registering: POST /oauth/register, PUT /oauth/register/<client_id> and a client metadata
 document. https anywhere; http only on a loopback address, any port (RFC 8252 section 7.3); an
 app's own private-use scheme (section 7.1) that is not one the browser or a network handles; no
@@ -15,7 +15,7 @@ from django.test import Client
 from oauth2_provider.models import get_application_model, get_grant_model
 
 from core.testing import signed_in
-from tests.tls_documents import tls_loopback_server
+from oauth.testing import tls_loopback_server
 
 CURSOR = {
     "client_name": "Cursor",

@@ -17,8 +17,19 @@ from oauth2_provider.models import (
 )
 
 from core.testing import signed_in
-from oauth.testing import authorize_device, ensure_cli_application, make_grant, poll
-from oauth.tests.test_oauth_clients import LOOPBACK, MCP, approve, authorize_query, exchange, pkce, register
+from oauth.testing import (
+    LOOPBACK,
+    MCP,
+    approve,
+    authorize_device,
+    authorize_query,
+    ensure_cli_application,
+    exchange,
+    make_grant,
+    pkce,
+    poll,
+    register,
+)
 
 DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
 TOOLS_LIST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}

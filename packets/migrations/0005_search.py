@@ -9,7 +9,7 @@ SQLite: an FTS5 table `packets_search` (Porter stemming) with one row per packet
 triggers on insert, update and delete. Its rowids come from `packets_search_doc`, because a
 packet's own rowid may change on VACUUM (its primary key is text).
 
-Neither the column nor the tables are on the model: only packets/search.py reads them.
+Neither the column nor the tables are on the model: only packets/search/ reads them.
 """
 
 from django.db import migrations

@@ -1,6 +1,6 @@
 """SQLite's search index is written in batches: a push only names its packet in
 `packets_search_waiting`, and the waiting packets go into the FTS5 index together, when
-SQLITE_BATCH of them wait or when a search is about to read the index (packets/search.py inserts
+SQLITE_BATCH of them wait or when a search is about to read the index (packets/search/selectors.py inserts
 a row into the view `packets_search_catch_up`, whose trigger does it).
 
 Why: FTS5 writes a new index segment at every commit; one packet a commit cost about three times

@@ -1,5 +1,5 @@
 """SQLite's search index is no longer written by the push that fills a batch: a push only names its
-packet in `packets_search_waiting`, and a thread of the web process (packets/search_queue.py)
+packet in `packets_search_waiting`, and a thread of the web process (packets/search/queue.py)
 indexes what waits a moment later, a batch at a time, by inserting the batch's size into the view
 `packets_search_index_batch`, whose trigger indexes that many of the waiting packets (the oldest
 ids first). A search still indexes everything that waits first (`packets_search_catch_up`, 0012).

@@ -4,15 +4,15 @@
 
 `unseen_share_count`: packets shared with them they have not opened yet (one COUNT on the inbox's
 index). `review_queue_size`: packets the secret scan holds back that they are asked to look at
-(packets.findings.review_queue_size); the navigation links the queue only when it holds something.
+(packets.scan.findings.review_queue_size); the navigation links the queue only when it holds something.
 Tags rather than a context processor: only pages that draw the navigation pay for them."""
 
 from collections.abc import Callable
 
 from django import template
 
-from packets.findings import review_queue_size
-from packets.shares import shares_unseen_count
+from packets.scan.findings import review_queue_size
+from packets.sharing.selectors import shares_unseen_count
 
 register = template.Library()
 

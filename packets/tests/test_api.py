@@ -16,10 +16,10 @@ def api(api_as, alice):
     return api_as(alice)
 
 
-def test_healthz_needs_no_token(anon_api):
+def test_healthz_needs_no_token(anon_api, settings):
     response = anon_api.get("/v1/healthz")
     assert response.status_code == 200
-    assert response.json() == {"ok": True, "version": "0.2"}
+    assert response.json() == {"ok": True, "version": "0.2", "hub": settings.LTM_VERSION}
 
 
 @pytest.mark.parametrize("make_packet", [packet_v01, packet_v02])

@@ -1,5 +1,5 @@
 """The list reads the newest packets straight off an index, whatever their number (the round trips
-of each call are pinned in tests/test_round_trips.py)."""
+of each call are pinned in packets/tests/test_round_trips.py)."""
 
 import pytest
 from django.db import connection

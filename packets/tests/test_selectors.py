@@ -5,8 +5,12 @@ import pytest
 
 from core.errors import NotFound
 from core.timestamps import rfc3339
-from packets import selectors, services
+from packets import selectors
+from packets.export import selectors as export_selectors
 from packets.models import CHANGE, CLEAR, READ, Packet, team_readable_sql
+from packets.publishing import selectors as publishing_selectors
+from packets.publishing import services as publishing
+from packets.search.selectors import search_packets
 from packets.testing import push_packet
 from teams.models import Membership
 from teams.testing import make_team
@@ -62,7 +66,7 @@ def test_packet_search_narrows_what_the_viewer_may_see(alice, bob, carol, alpha)
     push_packet(carol, goal="importer of carol")
     search = lambda **filters: ids(selectors.packet_search(viewer=bob, **filters))  # noqa: E731
     assert search() == sorted([shared.pk, personal.pk])
-    assert sorted(hit.packet.pk for hit in selectors.packet_text_search(viewer=bob, text=" IMPORTER ")) == sorted(
+    assert sorted(hit.packet.pk for hit in search_packets(viewer=bob, text=" IMPORTER ")) == sorted(
         [shared.pk, personal.pk]
     )
     assert search(personal=True) == [personal.pk]
@@ -73,27 +77,27 @@ def test_packet_search_narrows_what_the_viewer_may_see(alice, bob, carol, alpha)
 
 
 def test_packet_get_published_needs_a_live_slug(alice):
-    packet = services.packet_publish(actor=alice, packet_id=push_packet(alice).pk)
-    assert selectors.packet_get_published(slug=packet.public_slug) == packet
-    services.packet_unpublish(actor=alice, packet_id=packet.pk)
+    packet = publishing.packet_publish(actor=alice, packet_id=push_packet(alice).pk)
+    assert publishing_selectors.packet_get_published(slug=packet.public_slug) == packet
+    publishing.packet_unpublish(actor=alice, packet_id=packet.pk)
     for slug in (packet.public_slug, "", None):
         with pytest.raises(NotFound) as refused:
-            selectors.packet_get_published(slug=slug)
+            publishing_selectors.packet_get_published(slug=slug)
         assert refused.value.message == "this link is no longer valid"
 
 
 def test_a_published_chain_links_only_the_same_creators_or_teams_packets(alice, bob, alpha):
     def published(owner, **fields):
-        return services.packet_publish(actor=owner, packet_id=push_packet(owner, **fields).pk)
+        return publishing.packet_publish(actor=owner, packet_id=push_packet(owner, **fields).pk)
 
     parent = published(alice, team=alpha)
     child = published(bob, team=alpha, parent_id=parent.pk)
     strangers_child = published(bob, parent_id=parent.pk)  # bob's personal packet naming alice's
     push_packet(alice, parent_id=parent.pk)  # not published
-    assert selectors.packet_published_parent(packet=child) == parent
-    assert selectors.packet_published_parent(packet=strangers_child) is None
-    assert selectors.packet_published_children(packet=parent) == [child]
-    assert selectors.packet_published_parent(packet=parent) is None
+    assert publishing_selectors.packet_published_parent(packet=child) == parent
+    assert publishing_selectors.packet_published_parent(packet=strangers_child) is None
+    assert publishing_selectors.packet_published_children(packet=parent) == [child]
+    assert publishing_selectors.packet_published_parent(packet=parent) is None
 
 
 def test_packet_viewer_rights(alice, bob, carol, alpha):
@@ -123,12 +127,12 @@ def test_an_export_of_a_team_holds_only_what_the_viewer_may_read_of_it(alice, bo
     gives nothing."""
     packet = push_packet(bob, team=alpha)
     for viewer, expected in ((bob, [packet.pk]), (carol, [])):
-        rows = selectors.packets_for_export(viewer=viewer, team=alpha)
+        rows = export_selectors.packets_for_export(viewer=viewer, team=alpha)
         try:
             assert [row.id for row in rows] == expected
         finally:
             rows.close()
-        assert selectors.packet_export_count(viewer=viewer, team=alpha) == len(expected)
+        assert export_selectors.packet_export_count(viewer=viewer, team=alpha) == len(expected)
 
 
 def test_the_rights_sql_carries_the_roles_as_parameters_never_as_text(alice):

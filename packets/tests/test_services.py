@@ -11,6 +11,7 @@ from core.errors import Conflict, Forbidden, NotFound
 from core.testing import refusal
 from packets import services
 from packets.models import Packet
+from packets.publishing import services as publishing
 from packets.testing import packet_v02, push_packet
 from teams.testing import make_team
 
@@ -39,7 +40,7 @@ def test_packet_push_stores_a_packet_and_a_re_push_replaces_it(alice, alpha):
 
 
 def test_a_push_writes_its_packet_in_the_databases_writer_turn(alice, monkeypatch):
-    """core.sqlite_writers: on a SQLite file, concurrent pushes take turns on a lock rather than
+    """packets.sqlite_writers: on a SQLite file, concurrent pushes take turns on a lock rather than
     sleeping in SQLite's busy wait; the push's statement runs inside that turn."""
     turns = []
 
@@ -56,7 +57,7 @@ def test_a_push_writes_its_packet_in_the_databases_writer_turn(alice, monkeypatc
 
 def test_a_re_push_keeps_the_public_page(alice):
     packet = push_packet(alice)
-    published = services.packet_publish(actor=alice, packet_id=packet.pk)
+    published = publishing.packet_publish(actor=alice, packet_id=packet.pk)
     services.packet_push(actor=alice, packet=packet_v02(id=packet.pk, goal="reworded"))
     kept = Packet.objects.get(pk=packet.pk)
     assert (kept.goal, kept.public_slug, kept.published_at) == (
@@ -111,26 +112,26 @@ def test_packet_delete_refuses_another_member_and_answers_a_stranger_as_unknown(
 
 def test_packet_publish_mints_one_slug_and_unpublish_forgets_it(alice):
     packet = push_packet(alice)
-    published = services.packet_publish(actor=alice, packet_id=packet.pk)
+    published = publishing.packet_publish(actor=alice, packet_id=packet.pk)
     slug = published.public_slug
     assert len(slug) == 24 and published.published_at is not None
-    assert services.packet_publish(actor=alice, packet_id=packet.pk).public_slug == slug
+    assert publishing.packet_publish(actor=alice, packet_id=packet.pk).public_slug == slug
 
-    services.packet_unpublish(actor=alice, packet_id=packet.pk)
+    publishing.packet_unpublish(actor=alice, packet_id=packet.pk)
     stored = Packet.objects.get(pk=packet.pk)
     assert (stored.public_slug, stored.published_at) == (None, None)
-    assert services.packet_publish(actor=alice, packet_id=packet.pk).public_slug not in (None, slug)
+    assert publishing.packet_publish(actor=alice, packet_id=packet.pk).public_slug not in (None, slug)
 
 
 def test_packet_publish_and_unpublish_need_the_change_right(alice, bob, carol, alpha):
     packet = push_packet(alice, team=alpha)
-    for change in (services.packet_publish, services.packet_unpublish):
+    for change in (publishing.packet_publish, publishing.packet_unpublish):
         assert refusal(Forbidden, lambda: change(actor=bob, packet_id=packet.pk)) == (
             "only the packet's creator or the team owner (or an admin) can do this"
         )
         assert refusal(NotFound, lambda: change(actor=carol, packet_id=packet.pk)) == "packet not found"
     assert Packet.objects.get(pk=packet.pk).public_slug is None
-    assert services.packet_publish(actor=alice, packet_id=push_packet(bob, team=alpha).pk).public_slug
+    assert publishing.packet_publish(actor=alice, packet_id=push_packet(bob, team=alpha).pk).public_slug
 
 
 # Move: the creator only

@@ -11,6 +11,7 @@ from django.db import DatabaseError, connection, transaction
 
 from packets import services
 from packets.models import Packet
+from packets.publishing import services as publishing
 from packets.testing import packet_v02
 from teams.models import TeamEvent
 from teams.testing import make_team
@@ -51,8 +52,8 @@ def test_each_change_that_commits_has_exactly_its_line(bob, teams):
     packet = packet_v02(goal="Ship the importer")
     services.packet_push(actor=bob, packet=packet, team=alpha)
     services.packet_push(actor=bob, packet=dict(packet, goal="Ship it, v2"), team=alpha)
-    services.packet_publish(actor=bob, packet_id=packet["id"])
-    services.packet_unpublish(actor=bob, packet_id=packet["id"])
+    publishing.packet_publish(actor=bob, packet_id=packet["id"])
+    publishing.packet_unpublish(actor=bob, packet_id=packet["id"])
     services.packet_move(actor=bob, packet_id=packet["id"], team=beta)
     services.packet_delete(actor=bob, packet_id=packet["id"])
     assert lines() == [
@@ -71,7 +72,7 @@ CHANGES = {
     "re-push": lambda bob, alpha, beta, packet: services.packet_push(
         actor=bob, packet=dict(packet, goal="Ship it, v2"), team=alpha
     ),
-    "publish": lambda bob, alpha, beta, packet: services.packet_publish(actor=bob, packet_id=packet["id"]),
+    "publish": lambda bob, alpha, beta, packet: publishing.packet_publish(actor=bob, packet_id=packet["id"]),
     "move": lambda bob, alpha, beta, packet: services.packet_move(actor=bob, packet_id=packet["id"], team=beta),
     "delete": lambda bob, alpha, beta, packet: services.packet_delete(actor=bob, packet_id=packet["id"]),
 }
@@ -93,9 +94,9 @@ def test_an_unpublish_whose_line_cannot_be_written_keeps_the_page(bob, teams):
     alpha, _ = teams
     packet = packet_v02()
     services.packet_push(actor=bob, packet=packet, team=alpha)
-    page = services.packet_publish(actor=bob, packet_id=packet["id"]).public_slug
+    page = publishing.packet_publish(actor=bob, packet_id=packet["id"]).public_slug
     with log_writes_fail(), pytest.raises(DatabaseError):
-        services.packet_unpublish(actor=bob, packet_id=packet["id"])
+        publishing.packet_unpublish(actor=bob, packet_id=packet["id"])
     assert stored(packet["id"])["public_slug"] == page
     assert [kind for _, kind in lines()] == ["packet.pushed", "packet.published"]
 

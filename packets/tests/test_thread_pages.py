@@ -10,6 +10,7 @@ from django.test import Client
 from core.testing import signed_in
 from packets import services
 from packets.models import Packet
+from packets.publishing import services as publishing
 from packets.testing import packet_v02, push_packet
 from teams.testing import make_team
 
@@ -86,7 +87,7 @@ def test_public_page_says_who_shared_it_and_how_to_resume_it(alice):
     alice.save()
     packet = packet_v02()
     services.packet_push(actor=alice, packet=packet)
-    slug = services.packet_publish(actor=alice, packet_id=packet["id"]).public_slug
+    slug = publishing.packet_publish(actor=alice, packet_id=packet["id"]).public_slug
     text = Client().get(f"/p/{slug}").content.decode()
     assert "Shared by <strong>Alice Liddell</strong>" in text
     assert f"ltm resume http://testserver/p/{slug}" in text

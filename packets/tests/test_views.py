@@ -68,8 +68,8 @@ def test_empty_list_says_how_to_connect_the_client(alice):
         ("tag=db", ["team-note"]),
         ("tag=d", []),  # whole tags only
         ("project=billing", ["mine"]),
-        ("q=MIGRATION", ["team-note"]),  # goal, any case
-        ("q=rollback", ["mine"]),  # next step
+        ("q=MIGRATION&mode=keyword", ["team-note"]),  # goal, any case (by words alone)
+        ("q=rollback&mode=keyword", ["mine"]),  # next step
         ("scope=team:core&tag=ui", []),
     ],
 )
@@ -344,4 +344,4 @@ def test_a_stored_id_holding_a_slash_is_listed_opened_and_deleted(alice):
 def test_an_empty_list_shows_how_to_connect_an_agent_with_this_hubs_url(alice):
     body = signed_in(alice).get("/").content.decode()
     assert "claude mcp add --transport http ltm http://testserver/mcp" in body
-    assert 'href="/docs/agents/"' in body
+    assert 'href="/docs/how-to/connect-an-agent/"' in body

@@ -11,10 +11,18 @@ from teams.signals import sharing_narrowed
 
 
 @transaction.atomic
-def team_settings_update(*, actor, team, share_outside: bool | None = None, secret_scan: str | None = None) -> Team:
+def team_settings_update(
+    *,
+    actor,
+    team,
+    share_outside: bool | None = None,
+    secret_scan: str | None = None,
+    require_mfa: bool | None = None,
+) -> Team:
     """Change the settings given (None: unchanged). Turning `share_outside` off ends the shares of
     the team's packets with people outside it, in the same transaction. `secret_scan` may make
-    the hub's secret scan stricter for the team's packets, never looser."""
+    the hub's secret scan stricter for the team's packets, never looser. `require_mfa` closes the
+    team's packets to members who have not shown a second factor (teams.second_factor)."""
     team = team_locked(team)
     require_manager(actor=actor, team=team)
     if secret_scan is not None:
@@ -24,6 +32,8 @@ def team_settings_update(*, actor, team, share_outside: bool | None = None, secr
         changed["share_outside"] = team.share_outside = share_outside
     if secret_scan is not None and secret_scan != team.secret_scan:
         changed["secret_scan"] = team.secret_scan = secret_scan
+    if require_mfa is not None and require_mfa != team.require_mfa:
+        changed["require_mfa"] = team.require_mfa = require_mfa
     if not changed:
         return team
     team.save(update_fields=list(changed))

@@ -22,7 +22,14 @@ def test_create_answers_201_with_string_ids_and_makes_the_creator_owner(api_as, 
     assert response.status_code == 201
     team = Team.objects.get(name="alpha")
     assert response.json() == {
-        "team": {"id": team.id, "name": "alpha", "owner_id": alice.id, "share_outside": False, "secret_scan": "flag"}
+        "team": {
+            "id": team.id,
+            "name": "alpha",
+            "owner_id": alice.id,
+            "share_outside": False,
+            "secret_scan": "flag",
+            "require_mfa": False,
+        }
     }
     assert isinstance(response.json()["team"]["id"], str)
     assert Membership.objects.get(team=team, user=alice).role == "owner"
@@ -73,6 +80,7 @@ def test_list_shows_only_the_callers_teams(api_as, alice, bob, carol, alpha):
                 "owner_id": alice.id,
                 "share_outside": False,
                 "secret_scan": "flag",
+                "require_mfa": False,
                 "created_at": alpha.created_at.isoformat().replace("+00:00", "Z"),
             }
         ]

@@ -126,6 +126,7 @@ def test_who_may_accept_the_ownership(api_as, people, dave, alpha, who, expected
                 "owner_id": dave.pk,
                 "share_outside": False,
                 "secret_scan": "flag",
+                "require_mfa": False,
             }
         }
         assert team.owner == dave and role_of(alpha, people["owner"]) == "admin"

@@ -1,6 +1,6 @@
 """A team's settings on the wire: PATCH /v1/teams/{name} (a hub extension). Today one setting,
 `share_outside`: whether members may share the team's packets with people outside it by name, off
-until the owner or an admin turns it on. (What turning it off ends: packets/tests/test_shares_rules.py.)"""
+until the owner or an admin turns it on. (What turning it off ends: packets/sharing/tests/test_shares_rules.py.)"""
 
 import json
 
@@ -55,7 +55,9 @@ def test_the_owner_or_an_admin_turns_it_on_and_off(request, api_as, bob, alpha, 
             "owner_id": alpha.owner_id,
             "share_outside": True,
             "secret_scan": "flag",
-        }
+            "require_mfa": False,
+        },
+        "without_second_factor": [],
     }
     assert share_outside(alpha) is True
     assert [team["share_outside"] for team in api_as(bob).get("/v1/teams").json()["teams"]] == [True]

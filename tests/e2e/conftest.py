@@ -6,31 +6,15 @@ artifacts/screenshots/ (ARTIFACTS_DIR overrides the folder).
 """
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 
+from checks.chromium import CHROMIUM_FLAGS, chromium_path
+
 # Playwright's sync API runs an event loop in the test's thread; the test still talks to the
 # database synchronously (fixtures, assertions), which Django allows with this switch.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-CHROMIUM_FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def _chromium_path() -> str | None:
-    configured = os.environ.get("LTM_CHROMIUM")
-    if configured:
-        return configured if Path(configured).exists() else None
-    return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def _in_ci() -> bool:
@@ -46,7 +30,7 @@ def artifacts_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def browser():
-    executable = _chromium_path()
+    executable = chromium_path()
     if executable is None:
         message = (
             "Chromium not found: install it (Debian: apt-get install chromium) or set LTM_CHROMIUM "

@@ -16,9 +16,9 @@ from django.core import mail
 from accounts.models import User
 from packets.testing import packet_v02
 
-pytestmark = pytest.mark.browser
+from .testing import PASSWORD, confirm_in_dialog
 
-PASSWORD = "a-long-and-unguessable-passphrase"
+pytestmark = pytest.mark.browser
 
 
 def sign_up(page, base_url, username, start_path="/accounts/signup/"):
@@ -52,15 +52,6 @@ def api(base_url, path, token, body=None):
             return response.status, json.loads(response.read() or b"null")
     except urllib.error.HTTPError as error:
         return error.code, json.loads(error.read() or b"null")
-
-
-def confirm_in_dialog(page, screenshot=None):
-    dialog = page.locator("dialog.confirm-dialog")
-    dialog.wait_for(state="visible")
-    if screenshot:
-        page.screenshot(path=str(screenshot))
-    with page.expect_navigation():
-        dialog.locator("button.confirm-ok").click()
 
 
 def test_team_journey_invite_join_and_remove(live_server, new_page, artifacts_dir):

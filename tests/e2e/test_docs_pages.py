@@ -4,7 +4,7 @@ an image it asks of its makers' CDN, which the policy rightly refuses)."""
 
 import pytest
 
-from tests.docs_build import built_docs_site
+from manual.testing import built_docs_site
 
 pytestmark = pytest.mark.browser
 
@@ -31,21 +31,36 @@ def manual(settings):
     settings.LTM_DOCS_SITE_DIR = built_docs_site()
 
 
+SECTIONS = {  # each part of the manual: its landing page, and a page of it reached from there
+    "Tutorials": ("tutorials", "Your first hour"),
+    "How-to guides": ("how-to", "Connect Claude Code"),
+    "Reference": ("reference", "MCP tools"),
+    "Explanation": ("explanation", "The security model"),
+}
+
+
 def test_the_manual_renders_under_the_policy(live_server, manual, page, artifacts_dir):
     errors = _watch(page)
     page.goto(live_server.url + "/docs/")
     nav = page.locator("nav.md-nav--primary")
-    assert nav.get_by_role("link", name="Quickstart").first.is_visible()
-    assert nav.get_by_role("link", name="Connect your agent").first.is_visible()
+    for section in SECTIONS:
+        assert nav.get_by_role("link", name=section, exact=True).first.is_visible(), section
     # Material's stylesheet and script ran: the header is styled and the search box is there.
     assert page.locator("header.md-header").evaluate("e => getComputedStyle(e).position") == "sticky"
-    page.screenshot(path=str(artifacts_dir / "docs-index.png"))
+    page.screenshot(path=str(artifacts_dir / "docs-index.png"), full_page=True)
 
-    nav.get_by_role("link", name="Quickstart").first.click()
-    page.wait_for_url("**/docs/quickstart/")
-    assert page.title() == "Quickstart - ltm hub"
-    assert page.locator("h1").inner_text().startswith("Quickstart")
-    page.screenshot(path=str(artifacts_dir / "docs-quickstart.png"))
+    # Each part opens on its landing page, which lists its pages; one of them opens from there.
+    for section, (folder, title) in SECTIONS.items():
+        page.goto(live_server.url + "/docs/")
+        page.locator("nav.md-nav--primary").get_by_role("link", name=section, exact=True).first.click()
+        page.wait_for_url(f"**/docs/{folder}/")
+        assert page.locator("h1").inner_text().startswith(section)
+        page.screenshot(path=str(artifacts_dir / f"docs-{folder}.png"), full_page=True)
+        page.locator("article").get_by_role("link", name=title).first.click()
+        page.wait_for_url(f"**/docs/{folder}/*/")
+        assert page.locator("h1").inner_text().startswith(title)
+        assert page.title() == f"{title} - ltm hub"
+        page.screenshot(path=str(artifacts_dir / f"docs-{folder}-page.png"), full_page=True)
 
     # Search runs in a worker from the site's own files and reads the site's own index.
     page.locator("input.md-search__input").click()

@@ -13,8 +13,8 @@ from playwright.sync_api import expect
 from packets.models import Packet
 from packets.testing import push_packet
 from teams.testing import make_team
-from tests.e2e.test_share import watch_csp
-from tests.e2e.test_team_admin import PASSWORD, signed_in_page
+
+from .testing import PASSWORD, signed_in_page, watch_csp
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -3,7 +3,7 @@ screen, also on a phone-sized screen, and leads on to the manual and the client 
 
 import pytest
 
-from core.connect import AGENT_LINES, HUB
+from connect.agents import AGENT_LINES, HUB
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +33,7 @@ def test_every_agent_line_is_visible_with_this_hubs_url(live_server, new_page, a
 def test_the_home_page_leads_to_the_manual_and_the_client_page(live_server, page):
     page.goto(live_server.url + "/")
     page.locator("#connect-agent a", has_text="Connect your agent").click()
-    assert page.url == f"{live_server.url}/docs/agents/"
+    assert page.url == f"{live_server.url}/docs/how-to/connect-an-agent/"
     page.goto(live_server.url + "/")
     page.locator("#connect-client a", has_text="Get the client").click()
     assert page.url == f"{live_server.url}/client/"

@@ -23,8 +23,8 @@ from oauth2_provider.models import get_access_token_model
 
 from ltm.protocol.packet import example_packet
 from mcp_remote.testing import public_client
+from oauth.testing import tls_loopback_server
 from packets.models import Packet
-from tests.tls_documents import tls_loopback_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -6,6 +6,7 @@ import pytest
 
 from ltm.protocol.resume import render_resume
 from packets import services
+from packets.publishing import services as publishing
 from packets.testing import packet_v02
 
 pytestmark = pytest.mark.browser
@@ -15,7 +16,7 @@ CLIPBOARD = ["clipboard-read", "clipboard-write"]
 
 def publish(user, packet: dict) -> str:
     services.packet_push(actor=user, packet=packet)
-    return f"/p/{services.packet_publish(actor=user, packet_id=packet['id']).public_slug}"
+    return f"/p/{publishing.packet_publish(actor=user, packet_id=packet['id']).public_slug}"
 
 
 def watch(page) -> dict:

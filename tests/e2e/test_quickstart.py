@@ -29,8 +29,7 @@ from mcp.client.auth import PKCEParameters
 
 from accounts.models import User
 from cli.tests.helpers import text
-from mcp_remote.testing import public_client
-from mcp_remote.tests.test_live_sdk import session
+from mcp_remote.testing import public_client, session
 from packets.models import Packet
 
 pytestmark = pytest.mark.browser
@@ -278,6 +277,7 @@ def test_the_readme_quickstart_as_written(live_server, page, tmp_path, artifacts
     opening, steps = quickstart(README.read_text())
     assert opening.commands == ["make run"], "the quickstart starts the hub with something else than `make run`"
     assert f"starts the hub on {README_HUB}" in " ".join(opening.prose.split())
+    assert "`make run PORT=8080`" in opening.prose, "the quickstart no longer says how to pick another port"
     assert not User.objects.exists()  # a fresh database
 
     person = Person(live_server.url, page, Terminal(tmp_path), artifacts_dir)

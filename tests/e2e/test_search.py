@@ -7,7 +7,7 @@ import pytest
 from packets.testing import push_packet
 from teams.testing import make_team
 
-from .test_threads import PASSWORD, sign_in
+from .testing import PASSWORD, sign_in
 
 pytestmark = pytest.mark.browser
 

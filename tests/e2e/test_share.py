@@ -11,20 +11,12 @@ from playwright.sync_api import expect
 
 from packets.models import Share
 from packets.testing import push_packet
-from tests.e2e.test_dashboard import confirm_in_dialog
-from tests.e2e.test_team_admin import PASSWORD, signed_in_page
+
+from .testing import PASSWORD, confirm_in_dialog, signed_in_page, watch_csp
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NOTE = "Start with the retry loop in import.py"
-
-
-def watch_csp(page) -> list[str]:
-    """What the strict Content-Security-Policy blocked on the page, and any script error."""
-    seen = []
-    page.on("pageerror", lambda error: seen.append(str(error)))
-    page.on("console", lambda message: seen.append(message.text) if "Content Security Policy" in message.text else None)
-    return seen
 
 
 def test_a_packet_is_shared_read_and_withdrawn(live_server, new_page, make_user, artifacts_dir):

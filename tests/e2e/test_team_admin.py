@@ -7,26 +7,18 @@ import pytest
 from django.core import mail
 from playwright.sync_api import expect
 
-from packets import findings, shares
 from packets import services as packet_services
+from packets.publishing import services as publishing
+from packets.scan import findings
+from packets.sharing import services as shares
 from packets.testing import packet_v02
 from teams import services
 from teams.models import Membership, Team, TeamEvent
 from teams.testing import make_team
 
+from .testing import PASSWORD, signed_in_page
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PASSWORD = "a-long-and-unguessable-passphrase"
-
-
-def signed_in_page(new_page, base, username):
-    page = new_page()
-    page.goto(base + "/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button[type=submit]").last.click()
-    page.wait_for_load_state()
-    return page
 
 
 def test_an_admin_invites_by_email_and_the_invitee_joins_from_the_mail(live_server, new_page, make_user, artifacts_dir):
@@ -106,8 +98,8 @@ def test_the_activity_log_shows_each_kind_of_event(live_server, new_page, make_u
     # Every kind, as the services write them.
     pushed = packet_services.packet_push(actor=bob, packet=packet_v02(goal="Ship the importer"), team=team)
     packet_services.packet_push(actor=bob, packet=packet_v02(id=pushed.pk, goal="Ship the importer"), team=team)
-    packet_services.packet_publish(actor=alice, packet_id=pushed.pk)
-    packet_services.packet_unpublish(actor=alice, packet_id=pushed.pk)
+    publishing.packet_publish(actor=alice, packet_id=pushed.pk)
+    publishing.packet_unpublish(actor=alice, packet_id=pushed.pk)
     packet_services.packet_move(actor=bob, packet_id=pushed.pk, team=other)
     packet_services.packet_move(actor=bob, packet_id=pushed.pk, team=team)
     services.team_settings_update(actor=alice, team=team, share_outside=True)

@@ -18,7 +18,7 @@ from teams.models import Membership
 from teams.services import invite_create
 from teams.testing import make_team
 
-from .test_threads import PASSWORD, sign_in
+from .testing import PASSWORD, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

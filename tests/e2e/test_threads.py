@@ -7,24 +7,9 @@ import pytest
 from packets.testing import push_packet
 from teams.testing import make_team
 
+from .testing import PASSWORD, sign_in, watch_csp
+
 pytestmark = pytest.mark.browser
-
-PASSWORD = "a-long-and-unguessable-passphrase"
-
-
-def sign_in(page, base_url, username):
-    page.goto(base_url + "/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button[type=submit]").last.click()
-    page.wait_for_load_state()
-
-
-def watch_csp(page) -> list:
-    seen = []
-    page.on("console", lambda message: seen.append(message.text) if "Content Security Policy" in message.text else None)
-    page.on("pageerror", lambda error: seen.append(str(error)))
-    return seen
 
 
 def test_thread_view_draws_the_chain_and_each_node_opens_its_packet(live_server, new_page, make_user, artifacts_dir):

@@ -11,11 +11,11 @@ def register(add) -> None:
     config_verbs = config.add_subparsers(dest="config_action", metavar="<action>", required=True)
     config_verbs.add_parser("path", help="print the config file's path")
     config_verbs.add_parser("list", help="print every setting")
-    config_verbs.add_parser("get", help="print one setting").add_argument("key", choices=KEYS)
+    config_verbs.add_parser("get", help="print one setting").add_argument("key", choices=KEYS, help="the setting")
     setter = config_verbs.add_parser("set", help="change one setting")
-    setter.add_argument("key", choices=KEYS)
-    setter.add_argument("value")
-    config_verbs.add_parser("unset", help="reset one setting").add_argument("key", choices=KEYS)
+    setter.add_argument("key", choices=KEYS, help="the setting")
+    setter.add_argument("value", help="its new value")
+    config_verbs.add_parser("unset", help="reset one setting").add_argument("key", choices=KEYS, help="the setting")
     config_verbs.add_parser("edit", help="open the config file in the config `editor`, $EDITOR or vi")
 
 

@@ -7,7 +7,7 @@ import random
 import sys
 import time
 
-from ..conformance import fuzz, report, vectors
+from ..conformance import federation, fuzz, report, vectors
 from ..conformance.runner import Runner
 from ..errors import LtmError, UsageError
 
@@ -15,7 +15,8 @@ DESCRIPTION = """\
 Check an ltm server against the protocol: push, pull, list and delete for v0.1 and v0.2
 packets, validation, identity, the 404 rules, authentication, teams and invites, publish,
 the device flow and the list's order and limits, plus this hub's extensions (search,
-threads, shares, findings), each in its own group.
+threads, shares, findings), each in its own group; given a second hub (--peer), the
+federation checks between the two.
 
 Each check quotes the sentence it enforces and names the document it quotes: the protocol
 reference (the protocol's README) for the core groups, this hub's pages for its extensions.
@@ -55,10 +56,19 @@ def register(add) -> None:
     command.add_argument(
         "--timeout", type=float, default=10.0, metavar="SECONDS", help="the longest a check's request may take"
     )
+    command.add_argument(
+        "--peer",
+        metavar="URL",
+        help="a second hub's base URL: also run the federation checks (an extension) between them",
+    )
+    command.add_argument("--peer-token", help="an account's token on the second hub, for the share across the two")
 
 
 def cmd_conformance(args) -> int:
-    chosen = _groups(args.only)
+    wanted = [name.strip() for value in args.only or [] for name in value.split(",") if name.strip()]
+    others = [name for name in wanted if name != federation.GROUP]
+    chosen = [] if wanted and not others else _groups(others or None)
+    federating = bool(args.peer) and (not wanted or federation.GROUP in wanted)
     if args.fuzz < 0:
         raise UsageError("--fuzz must be 0 or more")
     runner = Runner(args.url, args.token, args.token2, timeout=args.timeout)
@@ -71,6 +81,10 @@ def cmd_conformance(args) -> int:
         for check in group["checks"]:
             results.append(runner.check(group, check))
             show(report.line(results[-1]))
+    if federating:
+        for result in federation.run(args.url, args.peer, args.token, args.peer_token, args.timeout):
+            results.append(result)
+            show(report.line(result))
     if args.fuzz:
         seed = args.seed if args.seed is not None else random.randrange(1, 10**9)
         notes.append(f"fuzz: {args.fuzz} requests, seed {seed} (replay: --fuzz {args.fuzz} --seed {seed})")

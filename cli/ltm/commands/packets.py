@@ -48,9 +48,9 @@ def register(add) -> None:
     add("pull", cmd_pull, "print a packet's JSON").add_argument(
         "id", help="packet id, or a public link (<hub>/p/...) to read with no account"
     )
-    add("rm", cmd_rm, "delete a packet").add_argument("id")
-    add("publish", cmd_publish, "make a public read-only page for a packet").add_argument("id")
-    add("unpublish", cmd_unpublish, "take a packet's public page down").add_argument("id")
+    add("rm", cmd_rm, "delete a packet").add_argument("id", help="packet id")
+    add("publish", cmd_publish, "make a public read-only page for a packet").add_argument("id", help="packet id")
+    add("unpublish", cmd_unpublish, "take a packet's public page down").add_argument("id", help="packet id")
 
     resume = add("resume", cmd_resume, "the resume block of a packet, for a new agent session")
     resume.add_argument(
@@ -210,7 +210,7 @@ def _read_input(source: str) -> bytes:
 
 
 def register_search(add) -> None:
-    search = add("search", cmd_search, "find packets by their words, best first")
+    search = add("search", cmd_search, "find packets by their words and their meaning, best first")
     search.add_argument(
         "text",
         nargs="+",
@@ -219,12 +219,17 @@ def register_search(add) -> None:
     )
     search.add_argument("-t", "--team", help="search only this team's packets (default: yours and every team's)")
     search.add_argument("--limit", type=int, help="how many (the hub's default is 20, at most 100)")
+    search.add_argument(
+        "--mode",
+        choices=["hybrid", "keyword", "semantic"],
+        help="hybrid: words and meaning, fused (the hub's default); keyword: the words alone; semantic: meaning alone",
+    )
     search.add_argument("--json", action="store_true", help="print JSON")
 
 
 def cmd_search(args) -> int:
     text = " ".join(args.text)
-    results = verbs.search(text, team=args.team, limit=args.limit)
+    results = verbs.search(text, team=args.team, limit=args.limit, mode=args.mode)
     if wants_json(args.json):  # the hub's shape: {"results": [...]}
         print(to_json({"results": results}))
     elif not results:

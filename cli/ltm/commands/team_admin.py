@@ -15,7 +15,7 @@ def register(team_verbs) -> None:
 
     def add(name: str, handler, help: str, *arguments: str):
         sub = team_verbs.add_parser(name, help=help, description=help)
-        sub.add_argument("name", metavar="TEAM")
+        sub.add_argument("name", metavar="TEAM", help="the team's name")
         for argument in arguments:
             if argument == "user":
                 sub.add_argument("user", metavar="USER", help=USER_HELP)
@@ -25,7 +25,7 @@ def register(team_verbs) -> None:
         return sub
 
     add("role", cmd_role, "make a member an admin, or an admin a member again (the owner)", "user").add_argument(
-        "role", choices=("admin", "member")
+        "role", choices=("admin", "member"), help="the member's new role"
     )
     add("remove", cmd_remove, "remove a member from a team (the owner; admins remove plain members)", "user")
     add("transfer", cmd_transfer, "offer a team's ownership to a member (the owner); they accept or decline", "user")

@@ -18,7 +18,7 @@ def register(add) -> None:
         ("leave", cmd_teams_leave, "leave a team"),
     ):
         sub = team_verbs.add_parser(name, help=help, description=help)
-        sub.add_argument("name")
+        sub.add_argument("name", help="the team's name")
         sub.set_defaults(handler=handler)
         if name == "members":
             sub.add_argument("--json", action="store_true", help="print JSON")
@@ -30,7 +30,7 @@ def register(add) -> None:
         help="a team's activity, newest first",
         description="a team's activity (pushes, deletes, members, invites), newest first",
     )
-    team_log.add_argument("name")
+    team_log.add_argument("name", help="the team's name")
     team_log.add_argument("--limit", type=int, help="how many events (1 to 200, default 50)")
     team_log.add_argument("--before", type=int, metavar="ID", help="only events older than this event id (paging)")
     team_log.add_argument("--kind", help="only this kind, e.g. packet.deleted or member.joined")
@@ -39,11 +39,11 @@ def register(add) -> None:
     team_admin.register(team_verbs)
 
     invite = add("invite", cmd_invite, "create a single-use invite link (valid 7 days)")
-    invite.add_argument("-t", "--team", required=True)
+    invite.add_argument("-t", "--team", required=True, help="the team to invite to")
     invite.add_argument("--email", help="have the hub mail the link to this address (team owner and admins)")
     invite.add_argument("--label", help="who the link is for, shown with the pending invites")
     join = add("join", cmd_join, "join a team with an invite link")
-    join.add_argument("invite", metavar="url-or-code")
+    join.add_argument("invite", metavar="url-or-code", help="the invite link, or the code at its end")
     join.add_argument(
         "--name", help="your name on the hub when joining creates a new account (default: the config `user`, if set)"
     )

@@ -13,7 +13,7 @@ from ..output import note, plural, shorten, table, to_json, wants_json
 def register(add) -> None:
     thread = add("thread", cmd_thread, "show the thread (parent_id chain) a packet belongs to, oldest first")
     thread.add_argument("--json", action="store_true", help="print the hub's JSON")
-    thread.add_argument("id")
+    thread.add_argument("id", help="packet id: any packet of the thread")
 
     export = add("export", cmd_export, "download every packet you can read (or a team's)")
     export.add_argument(

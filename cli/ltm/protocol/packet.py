@@ -56,8 +56,8 @@ def _quick_validator(version: str) -> jsonschema_rs.Draft202012Validator:
 
 
 def _surely_valid(version: str, packet: dict) -> bool:
-    """jsonschema-rs's verdict, a hundred times faster than jsonschema's on the usual valid packet
-    (it was a sixth of a push's CPU). Only a fast path: whatever it refuses, jsonschema checks
+    """jsonschema-rs's verdict, far cheaper than jsonschema's on the usual valid packet (the
+    figures are in bench/README.md). Only a fast path: whatever it refuses, jsonschema checks
     again and words, so the answer is always jsonschema's (the two differ at the edges: Rust's `$`
     refuses the trailing newline that Python's lets through; Rust cannot hold a lone surrogate)."""
     try:
@@ -184,7 +184,7 @@ def canonical_json(packet: dict) -> str:
     """The stable encoding the hub stores and serves: sorted keys, 2-space indent, UTF-8.
 
     The bytes of `json.dumps(packet, sort_keys=True, indent=2, ensure_ascii=False)`: orjson writes
-    them twenty times faster for what a packet holds (strings, booleans, arrays, objects; the
+    them faster (bench/README.md) for what a packet holds (strings, booleans, arrays, objects; the
     standard library's encoder cannot indent in C). What orjson refuses (an integer past 64 bits, a
     lone surrogate) goes to the standard library."""
     try:

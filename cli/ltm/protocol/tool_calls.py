@@ -14,6 +14,7 @@ from typing import Protocol
 
 from . import tools as specs
 from .packet import PacketError, check_packet, fresh_example, with_defaults
+from .recall import render_recall
 from .redact import finding_line, scan_packet
 from .resume import render_resume, render_thread_resume
 from .summary import summary
@@ -34,7 +35,7 @@ class Backend(Protocol):
     def pull(self, packet_id: str) -> str: ...  # the stored JSON text
     def show(self, packet_id: str) -> tuple[dict, str | None, str | None]: ...  # packet, public URL, since
     def thread(self, packet_id: str) -> list[dict]: ...
-    def search(self, q: str, team: str | None, limit: int | None) -> list[dict]: ...
+    def search(self, q: str, team: str | None, limit: int | None, mode: str = "hybrid") -> list[dict]: ...
     def packets(self, limit: int | None, team: str | None) -> list[dict]: ...
     def delete(self, packet_id: str) -> None: ...
     def publish(self, packet_id: str) -> str: ...  # the public URL
@@ -59,20 +60,27 @@ def search_result(
     score: float,
     shared_by: str | None = None,
     held: bool = False,
+    matched: list[str] | None = None,
 ) -> dict:
     """One search result as /v1/search and both `search` tools list it; `shared_by` names who
     shared the packet with the caller (None when nobody did); `held`, only when true, says the
-    hub's secret scan holds the packet back from the caller (its goal is not shown, no snippet)."""
+    hub's secret scan holds the packet back from the caller (its goal is not shown, no snippet);
+    `matched`, when given, how the hub found it ("keyword", "semantic" or both)."""
     result = {
         "id": id,
         "created_at": created_at,
         "goal": goal,
         "team": team,
         "snippet": snippet,
-        "score": score,
+        # Four decimals: what orders the results, without the float noise of a rank function.
+        "score": round(score, 4),
         "shared_by": shared_by,
     }
-    return {**result, "held": True} if held else result
+    if held:
+        result["held"] = True
+    if matched:
+        result["matched"] = matched
+    return result
 
 
 def checked(offered: dict, name: str, arguments) -> tuple[specs.ToolSpec, dict]:
@@ -128,10 +136,19 @@ def resume(backend: Backend, *, id: str, thread: bool) -> str:
     return render_resume(backend.packet(id))
 
 
-def search(backend: Backend, *, q: str, team: str | None = None, limit: int | None = None) -> str:
+def search(backend: Backend, *, q: str, team: str | None = None, limit: int | None = None, mode: str = "hybrid") -> str:
     if not q.strip():
         raise ToolError("q is required: the words to search for")
-    return to_json(backend.search(q, team, limit))
+    return to_json(backend.search(q, team, limit, mode))
+
+
+def recall(backend: Backend, *, text: str, team: str | None = None, limit: int = 5) -> str:
+    """The briefing of ltm.protocol.recall: the most related packets (found in hybrid mode), each
+    read whole; one the hub's secret scan holds back from the caller is left out."""
+    if not text.strip():
+        raise ToolError("text is required: the task at hand, in a sentence or two")
+    results = [result for result in backend.search(text, team, limit, "hybrid") if not result.get("held")]
+    return render_recall(" ".join(text.split()), [(result, backend.packet(result["id"])) for result in results])
 
 
 def show(backend: Backend, *, id: str) -> str:
@@ -164,6 +181,7 @@ ANSWERS = {
     "resume": resume,
     "thread": lambda backend, *, id: to_json(backend.thread(id)),
     "search": search,
+    "recall": recall,
     "ls": lambda backend, *, limit=None, team=None: to_json(backend.packets(limit, team)),
     "show": show,
     "pull": lambda backend, *, id: backend.pull(id),

@@ -125,11 +125,12 @@ TOOLS = _specs(
     ToolSpec("ls", "List packets, newest first, as JSON [{id, created_at, goal}].", {"limit": LIMIT, "team": TEAM}),
     ToolSpec(
         "search",
-        "Search the person's packets and their teams' by words, best first, as JSON "
-        "[{id, created_at, goal, team, snippet, score}]. Words match in any order with "
-        'English stemming; "quoted phrases", -word to exclude and OR work as in web '
-        "search; a packet id (or its first 10+ characters) finds that packet. Then `resume` "
-        "the one that fits.",
+        "Search the person's packets and their teams' by words and by meaning, best first, as JSON "
+        "[{id, created_at, goal, team, snippet, score, matched}] (matched: how each was found, "
+        '"keyword", "semantic" or both). Words match in any order with English stemming; '
+        '"quoted phrases", -word to exclude and OR work as in web search; a packet id (or its '
+        "first 10+ characters) finds that packet. Then `resume` the one that fits. To brief "
+        "yourself before a new task, `recall` is the better call.",
         {
             "q": {"type": "string", "maxLength": 1000, "description": "What to search for."},
             "team": {"type": "string", "description": "Team name: only that team's packets."},
@@ -139,8 +140,40 @@ TOOLS = _specs(
                 "maximum": 100,
                 "description": "How many, 1 to 100 (default 20).",
             },
+            "mode": {
+                "type": "string",
+                "enum": ["hybrid", "keyword", "semantic"],
+                "default": "hybrid",
+                "description": "hybrid: words and meaning, fused (the default); keyword: the words alone; "
+                "semantic: meaning alone, whatever words the packets use.",
+            },
         },
         ("q",),
+    ),
+    ToolSpec(
+        "recall",
+        "Call this first, when you start a task: give the task at hand in your own words and get "
+        "the earlier packets of the person and their teams most related to it (by meaning, not "
+        "only by words), each with its goal, the attempts that did not work and what they taught, "
+        "and its locked decisions. Read it before you plan, so that you do not retry what failed "
+        "or reopen what was settled; then `resume` the packet that fits, if one does.",
+        {
+            "text": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 1000,
+                "description": "The task at hand, as you would describe it (a sentence or two).",
+            },
+            "team": {"type": "string", "description": "Team name: only that team's packets."},
+            "limit": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 10,
+                "default": 5,
+                "description": "How many packets, 1 to 10 (default 5).",
+            },
+        },
+        ("text",),
     ),
     ToolSpec("show", "A short summary of one packet, with its public URL when published.", {"id": ID}, ("id",)),
     ToolSpec("pull", "The full JSON of one packet.", {"id": ID}, ("id",)),

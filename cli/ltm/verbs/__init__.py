@@ -19,42 +19,25 @@ from .account import (
     whoami,
     whoami_with_account,
 )
+from .findings import Quarantined, clear_findings, finding_lines, findings, review_queue, way_out
 from .packets import (
-    INBOX,
-    SENT,
-    SHARES_MAX,
-    Elsewhere,
-    Pushed,
-    Quarantined,
-    SecretsRefused,
-    check_for_push,
-    clear_findings,
-    elsewhere,
     example,
-    finding_lines,
-    findings,
-    hub_errors,
     list_packets,
     public_link,
     publish,
     pull,
-    push,
-    push_packet,
     resume,
-    resume_choices,
     resume_thread,
-    review_queue,
     rm,
     search,
-    share,
-    shares,
     show,
     thread,
     unpublish,
-    unshare,
-    way_out,
 )
+from .push import Pushed, SecretsRefused, check_for_push, hub_errors, push, push_packet
+from .recall import recall, related
 from .session import connect
+from .shares import INBOX, SENT, SHARES_MAX, Elsewhere, elsewhere, resume_choices, share, shares, unshare
 from .teams import (
     accept_transfer,
     cancel_transfer,
@@ -73,8 +56,18 @@ from .teams import (
     team_members,
 )
 from .transfer import EXPORT_FORMATS, Imported, export, import_packets
+from .webhooks import EVENTS as WEBHOOK_EVENTS
+from .webhooks import add_webhook, list_webhooks, ping_webhook, remove_webhook, webhook_deliveries
 
 __all__ = [
+    "recall",
+    "related",
+    "WEBHOOK_EVENTS",
+    "add_webhook",
+    "list_webhooks",
+    "ping_webhook",
+    "remove_webhook",
+    "webhook_deliveries",
     "set_role",
     "revoke_invite",
     "resend_invite",

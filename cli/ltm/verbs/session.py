@@ -6,6 +6,8 @@ to do next.
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from ..client import Hub
 from ..config import configured_host, host_source, read_token
 from ..errors import HubRequestError, LtmError
@@ -55,3 +57,16 @@ def team_call(call, name: str):
 
 def no_team(hub: Hub, name: str) -> LtmError:
     return LtmError(f"team {name!r} not found on {hub.host}; list yours with `ltm teams ls`")
+
+
+def team_query(team: str | None) -> str:
+    """`?team=<name>` for a call scoped to a team, nothing otherwise."""
+    return "?" + urlencode({"team": team}) if team else ""
+
+
+def json_object(hub: Hub, response) -> dict:
+    """The answer's JSON object; an error when the hub sent anything else."""
+    data = response.json()
+    if not isinstance(data, dict):
+        raise LtmError(f"unexpected answer from {hub.host}: the body is not a JSON object")
+    return data

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from ..client import Hub
 from ..errors import HubRequestError, LtmError, UsageError
-from .packets import check_for_push, packet_id_of, push_to
+from .push import check_for_push, packet_id_of, push_to
 from .session import connect, no_team
 
 EXPORT_FORMATS = ("jsonl", "markdown")

@@ -3,7 +3,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from packets.findings import scan_run_request
+from packets.scan.rescan import scan_run_request
 from teams.models import Team
 
 POLL_SECONDS = 1.0

@@ -1,1 +1,0 @@
-"""The hub's PostgreSQL backend (DATABASES ENGINE "core.postgresql"): see base.py."""

@@ -1,0 +1,1 @@
+"""The hub's PostgreSQL backend (DATABASES ENGINE "hub.backends.postgresql"): see base.py."""

@@ -1,0 +1,80 @@
+"""The packets' vectors, written off the push.
+
+After a push commits, the thread of the process that pushed wakes a moment later (GATHER) and
+embeds what waits (packets.search.vectors.waiting), BATCH packets to a transaction, taking the
+writers' turn for each (packets.sqlite_writers on SQLite), so a push never waits for the model and a
+pushed packet is found by meaning within a second or so (docs/search.md promises 5). Several
+processes may embed the same packet at once: both store the same vector. On an in-memory SQLite
+database (the tests'), whose connection a thread cannot share, the packet is embedded right after
+the push commits, as Celery runs its tasks eagerly there."""
+
+import logging
+import os
+import threading
+import time
+
+from django.db import close_old_connections, connection, transaction
+
+from packets.search import embedding, vectors
+
+GATHER = 0.25  # seconds between a push and the embedding of its packet
+PAUSE = 0.002  # seconds between two batches, in which a push waiting for its turn goes first
+
+logger = logging.getLogger(__name__)
+
+
+def embed_after_push(**_signal) -> None:
+    """Connected to packets.signals.packet_pushed: the pushed packet (stored with no vector) is
+    embedded once the push commits."""
+    if embedding.enabled():
+        transaction.on_commit(embed_soon)
+
+
+def embed_soon() -> None:
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+        embed_waiting()
+    else:
+        _embedder.wake()
+
+
+def embed_waiting() -> int:
+    """Embed every recent packet that waits, a batch to a transaction; how many were stored."""
+    stored = 0
+    while rows := vectors.waiting():
+        done = vectors.embed_rows(rows)
+        stored += done
+        if len(rows) < vectors.BATCH or not done:  # none stored: each was pushed again, and woke us again
+            break
+        time.sleep(PAUSE)
+    return stored
+
+
+class _Embedder:
+    def __init__(self):
+        self.woken = threading.Event()
+        self.started_in = None  # the process whose thread this is: a forked child starts its own
+        self.starting = threading.Lock()
+
+    def wake(self) -> None:
+        if self.started_in != os.getpid():
+            with self.starting:
+                if self.started_in != os.getpid():
+                    threading.Thread(target=self.run, name="search-vectors", daemon=True).start()
+                    self.started_in = os.getpid()
+        self.woken.set()
+
+    def run(self) -> None:
+        while True:
+            self.woken.wait()
+            time.sleep(GATHER)
+            self.woken.clear()
+            try:
+                embed_waiting()
+            except Exception:
+                # They still wait: the next push's wake, or ltm_embed, embeds them.
+                logger.exception("search vectors: the waiting packets were not embedded")
+            finally:
+                close_old_connections()
+
+
+_embedder = _Embedder()
