@@ -1,5 +1,5 @@
 """CPU per packet of the hub's secret scan (packets.scan.detect), and its recall and false positives
-on the test corpus (packets/scan/tests/secret_corpus/):
+on the test corpus (packets/tests/scan/secret_corpus/):
 
     python bench/secret_scan.py [--detect-secrets]
 

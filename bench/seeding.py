@@ -12,6 +12,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
+# Rows to an INSERT: PostgreSQL takes at most 65,535 parameters in a statement (16 columns a row).
+BULK_ROWS = 2000
 sys.path.insert(0, str(ROOT))
 
 
@@ -107,17 +109,20 @@ def seed(count: int) -> str:
     for first in range(0, count, 5000):
         ids = [f"01BENCH{i:019d}" for i in range(first, min(count, first + 5000))]
         Packet.objects.bulk_create(
-            Packet(
-                id=pid,
-                owner=user,
-                ltm_version="0.2",
-                created_at=start + timedelta(seconds=first + n),
-                goal=f"bench goal {first + n}",
-                next_step="next",
-                body=body.replace("__ID__", pid),
-                **vector,
-            )
-            for n, pid in enumerate(ids)
+            (
+                Packet(
+                    id=pid,
+                    owner=user,
+                    ltm_version="0.2",
+                    created_at=start + timedelta(seconds=first + n),
+                    goal=f"bench goal {first + n}",
+                    next_step="next",
+                    body=body.replace("__ID__", pid),
+                    **vector,
+                )
+                for n, pid in enumerate(ids)
+            ),
+            batch_size=BULK_ROWS,
         )
     vacuum()
     return f"01BENCH{count // 2:019d}"
@@ -195,7 +200,7 @@ def seed_search(count: int) -> str:
                     **vector_columns(packet),
                 )
             )
-        Packet.objects.bulk_create(rows)
+        Packet.objects.bulk_create(rows, batch_size=BULK_ROWS)
     vacuum()
     return api_token_create(actor=user, name="bench")[1]
 

@@ -5,8 +5,8 @@ Creates a fresh database (DATABASE_URL, default postgres://postgres@127.0.0.1:54
 dropped first), migrates it, makes a user and a personal API token with manage.py, starts the hub
 as production does (web.py: granian) with the production settings on a free loopback port
 (checks/fuzz_settings.py: without the per-address limits of the open OAuth endpoints, which would
-answer the fuzzer 429 after 20 requests), and runs schemathesis on /v1/openapi.json with that token: every operation, a fixed
-seed, a bounded number of cases and a time limit. Then it stops the hub, prints the totals and
+answer the fuzzer 429 after 20 requests), and runs schemathesis on /v1/openapi.json with that token: every operation
+(search in its three modes and a packet's related packets among them), a fixed seed, a bounded number of cases and a time limit. Then it stops the hub, prints the totals and
 exits non-zero on any failure or any 5xx in the hub's access log.
 
     python checks/fuzz.py                            # as CI runs it (after `make test`)

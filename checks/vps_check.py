@@ -17,6 +17,7 @@ every process of the stack, and exits 1 on an error or when the sum is over `--l
 
 import argparse
 import json
+import os
 import random
 import sys
 import tempfile
@@ -43,7 +44,8 @@ PAGE = ("page", 10, 200)  # the sign-in page, beside the soak's mix
 # A search by words and meaning (hybrid, the default), and the packets related to one: with recall
 # by meaning on (LTM_SEMANTIC), the process loads its model and keeps its vectors.
 SEARCH = ("search", 5, 200)
-RELATED = ("related", 2, 200)
+# With LTM_SEMANTIC=off, `related` is refused (400), as the setting says.
+RELATED = ("related", 2, 200 if os.environ.get("LTM_SEMANTIC", "on") == "on" else 400)
 
 
 class MixedTraffic(Traffic):

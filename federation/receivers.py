@@ -6,7 +6,12 @@ that the messages commit with the change.
   sender may no longer share the packet;
 - teams.signals.sharing_narrowed: a member left, or the team stopped sharing outside it: the
   remote shares its sender may no longer make are withdrawn.
+
+A hub with federation off talks to no other hub, so its changes ask nothing about remote shares
+(the default costs a push nothing).
 """
+
+from django.conf import settings
 
 from federation import services
 from packets.sharing import remote
@@ -16,6 +21,8 @@ from teams.signals import sharing_narrowed
 
 
 def packets_changed_followed(*, lines, **_signal) -> None:
+    if settings.LTM_FEDERATION == "off":
+        return
     for kind, _team_id, packet in lines:
         if kind == TeamEvent.PACKET_REPUSHED:
             services.remote_shares_update(packet=packet)

@@ -16,7 +16,7 @@ from federation.models import Message, RemoteShare
 from federation.tasks import messages_sweep
 from federation.testing import other_hub
 from packets.models import Packet
-from packets.sharing.testing import share
+from packets.testing.sharing import share
 from packets.testing import packet_v02
 
 INBOX_OF_B = "/v1/federation/inbox"

@@ -9,7 +9,7 @@ misbehaving quietly.
 
 PRIVATE_USES lists every use of a library's private member in the hub's code (every package
 .importlinter names; not tests or migrations); `test_no_new_private_use_of_a_library` fails on
-one it does not list. Django's documented `_meta` and `_state`, and namedtuple's `_replace`, are
+one it does not list. Django's documented `_meta`, `_state` and `_base_manager`, and namedtuple's `_replace`, are
 public API. The pins themselves are in test_pins_database.py (psycopg, Django's connection,
 sessions and handler) and test_pins_web_libraries.py (django-redis, allauth, the OAuth toolkit,
 django-csp, drf-spectacular).
@@ -33,6 +33,10 @@ OUR_MODULES = (*HUB_PACKAGES, "ltm", "tests", "conftest")
 # one fails test_no_new_private_use_of_a_library until it is listed here with a pin, or replaced
 # by the library's public extension point.
 PRIVATE_USES = {
+    "ops/middleware.py:module:_wrapped": (
+        "django.utils.functional.LazyObject._wrapped and `empty`: the request log line names the "
+        "person only when the page already looked them up (test_lazy_object_keeps_its_wrapped_slot)"
+    ),
     "hub/backends/postgresql/base.py:module:_WaitTimeout": (
         "psycopg.errors._WaitTimeout, what Connection.wait raises when its timeout expires: the "
         "answer timeout turns it into OperationalError (test_psycopg_*)"
@@ -71,9 +75,9 @@ PRIVATE_USES = {
         "django BaseHandler's list of process_exception hooks (test_django_handler_*)"
     ),
 }
-# Underscore names that are public API: Django documents Model._meta and Model._state,
-# namedtuple documents _replace, _asdict, _fields and _make.
-DOCUMENTED = {"_meta", "_state", "_replace", "_asdict", "_fields", "_make"}
+# Underscore names that are public API: Django documents Model._meta, Model._state and
+# Model._base_manager, namedtuple documents _replace, _asdict, _fields and _make.
+DOCUMENTED = {"_meta", "_state", "_base_manager", "_replace", "_asdict", "_fields", "_make"}
 
 
 def pinned_version(distribution: str) -> str:
@@ -221,3 +225,12 @@ def test_django_queryset_keeps_its_iterable_class_through_chaining(db, alice):
     assert issubclass(QuerySet(model=Packet)._iterable_class, ModelIterable), "QuerySet._iterable_class is gone"
     chained = Packet.objects.with_held(alice).filter(pk="none").order_by("pk")
     assert chained._iterable_class.__name__ == "HeldOut", "a chained queryset lost its iterable class"
+
+
+def test_lazy_object_keeps_its_wrapped_slot():
+    from django.utils.functional import SimpleLazyObject, empty
+
+    lazy = SimpleLazyObject(lambda: "looked up")
+    assert lazy._wrapped is empty
+    str(lazy)
+    assert lazy._wrapped == "looked up"

@@ -111,7 +111,10 @@ class Matrix:
             candidates = np.flatnonzero(allowed)
             apart = None
             if len(candidates) > EXACT:
-                apart = np.bitwise_count(self.signs[candidates] ^ _signs(vector[None, :])).sum(axis=1)
+                # Every row in reach (one person's hub): the signs as they are, not a copy.
+                signs = self.signs[:count] if len(candidates) == count else self.signs[candidates]
+                counts = np.bitwise_count(signs ^ _signs(vector[None, :]))
+                apart = sum(counts[:, word] for word in range(counts.shape[1]))  # quicker than .sum(axis=1)
             matrix = self.matrix
         vector = vector.astype(np.float32)
         for rows in _windows(candidates, apart):
@@ -137,7 +140,7 @@ def _windows(candidates: np.ndarray, apart):
 
 
 def _signs(vectors: np.ndarray) -> np.ndarray:
-    """The signs of each row of `vectors`, packed into 64-bit words."""
+    """The signs of each row of `vectors`, packed into 64-bit words (DIMENSIONS // 64 of them)."""
     return np.packbits(vectors > 0, axis=1).view(np.uint64)
 
 

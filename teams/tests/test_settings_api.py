@@ -1,6 +1,6 @@
 """A team's settings on the wire: PATCH /v1/teams/{name} (a hub extension). Today one setting,
 `share_outside`: whether members may share the team's packets with people outside it by name, off
-until the owner or an admin turns it on. (What turning it off ends: packets/sharing/tests/test_shares_rules.py.)"""
+until the owner or an admin turns it on. (What turning it off ends: packets/tests/sharing/test_shares_rules.py.)"""
 
 import json
 

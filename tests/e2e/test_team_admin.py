@@ -5,6 +5,7 @@ import re
 
 import pytest
 from django.core import mail
+from django.db import transaction
 from playwright.sync_api import expect
 
 from packets import services as packet_services
@@ -15,6 +16,8 @@ from packets.testing import packet_v02
 from teams import services
 from teams.models import Membership, Team, TeamEvent
 from teams.testing import make_team
+from webhooks import services as webhooks
+from webhooks.delivery import OFF_GONE, webhook_turn_off
 
 from .testing import PASSWORD, signed_in_page
 
@@ -118,6 +121,11 @@ def test_the_activity_log_shows_each_kind_of_event(live_server, new_page, make_u
     services.membership_set_role(actor=alice, team=team, user_id=carol.pk, role="admin")
     services.membership_set_role(actor=alice, team=team, user_id=carol.pk, role="member")
     services.membership_remove(actor=alice, team=team, user_id=carol.pk)
+    hook, _ = webhooks.webhook_create(actor=alice, url="http://127.0.0.1:9/hook", events=["packet.created"], team=team)
+    webhooks.webhook_update(actor=alice, webhook_id=hook.pk, description="the team's CI")
+    with transaction.atomic():  # as the delivery that got the 410 does
+        webhook_turn_off(webhook=hook, reason=OFF_GONE)
+    webhooks.webhook_delete(actor=alice, webhook_id=hook.pk)
     services.team_transfer_offer(actor=alice, team=team, new_owner_id=bob.pk)
     services.team_transfer_accept(actor=bob, team=team)
     services.team_leave(actor=alice, team=team)

@@ -273,12 +273,19 @@ def cmd_share(args) -> int:
     share, created = verbs.share(args.id, args.username, args.note)
     print(share.get("id", ""))
     recipient = (share.get("to") or {}).get("display") or args.username
-    if created:
+    if "state" in share:  # someone on another hub (federation): their hub takes it after this
+        note(f"sending {args.id} to {args.username}: `ltm inbox --sent` shows when their hub has taken it")
+    elif created:
         withdraw = f"`ltm unshare {share.get('id')}`"
         note(f"shared {args.id} with {recipient}; it is in their `ltm inbox`. Withdraw it with {withdraw}")
     else:
         note(f"{recipient} already had {args.id} from you: the same share, its note now as given")
     return 0
+
+
+def _person(who: dict, state: str | None) -> str:
+    """A person of this hub by name; one of another hub by address, with the share's state."""
+    return who.get("display") or f"{who.get('address', '')} ({state})"
 
 
 def cmd_inbox(args) -> int:
@@ -298,7 +305,7 @@ def cmd_inbox(args) -> int:
         (
             (" " if share.get("seen") else "*") + share.get("id", ""),
             share.get("packet_id", ""),
-            (share.get(person) or {}).get("display", ""),
+            _person(share.get(person) or {}, share.get("state")),
             str(share.get("created_at", ""))[:16],
             shorten(share.get("goal", ""), 50),
             shorten(share.get("note", ""), 40),

@@ -26,7 +26,9 @@ def share(packet_id: str, username: str, note: str | None = None) -> tuple[dict,
     def post(packet_id: str):
         try:
             path = f"/v1/packets/{quote(packet_id, safe='')}/shares"
-            return unless_quarantined(lambda: hub.call("POST", path, json_body=body), hub, packet_id, "shared")
+            # 202: a person on another hub (username@host), whose hub takes it after this.
+            sent = lambda: hub.call("POST", path, json_body=body, expect=(200, 201, 202))  # noqa: E731
+            return unless_quarantined(sent, hub, packet_id, "shared")
         except HubRequestError as exc:
             if exc.status == 404 and str(exc) == NO_SUCH_USER:
                 raise LtmError(

@@ -2,7 +2,7 @@
 
 import pytest
 
-from packets.sharing.testing import share
+from packets.testing.sharing import share
 from packets.testing import push_packet
 
 

@@ -1,7 +1,7 @@
 """Writes the fixed corpus of the secret scan's test (run once; the data is committed, so the test
 never depends on randomness):
 
-    python packets/scan/tests/secret_corpus/make_secret_corpus.py
+    python packets/tests/scan/secret_corpus/make_secret_corpus.py
 
 secrets.jsonl: one made-up secret a line, in the real format of its kind (random characters from a
 seeded generator, never a real key), placed in a realistic packet at a known path; some wrapped

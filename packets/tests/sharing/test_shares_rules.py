@@ -13,7 +13,7 @@ from django.contrib.messages import get_messages
 
 from core.testing import signed_in
 from packets.models import Share
-from packets.sharing.testing import NOT_FOUND, allow_sharing_outside, share, team_settings
+from packets.testing.sharing import NOT_FOUND, allow_sharing_outside, share, team_settings
 from packets.testing import packet_v02, push_packet
 from teams.models import Membership
 from teams.testing import make_team

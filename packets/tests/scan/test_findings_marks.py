@@ -5,7 +5,7 @@ import pytest
 
 from core.testing import signed_in
 from packets.scan.findings import findings_clear
-from packets.scan.testing import TOKEN, clean, leaky
+from packets.testing.scan import TOKEN, clean, leaky
 from packets.services import packet_push
 
 pytestmark = pytest.mark.django_db

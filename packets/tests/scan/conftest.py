@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 
 from packets.models import ScanRun
-from packets.scan.testing import leaky
+from packets.testing.scan import leaky
 from teams.models import Membership
 from teams.testing import make_team
 
