@@ -11,7 +11,7 @@ per call:
     pull       GET /v1/packets/<id> of a seeded packet
     push       POST /v1/packets, a 3 KB packet with a fresh id on every request
     search     GET /v1/search?q=..., cycling through SEARCH_QUERIES, as a second user with 100,000
-               varied packets (made from the search corpus, packets/search/tests/search_corpus.jsonl);
+               varied packets (made from the search corpus, packets/tests/search/search_corpus.jsonl);
                once with all the connections, once with one (the latency of a search on a server
                that is not saturated)
 

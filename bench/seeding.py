@@ -165,7 +165,7 @@ def seed_search(count: int) -> str:
     from ltm.protocol.packet import canonical_json
     from packets.models import Packet
 
-    corpus = [json.loads(line) for line in (ROOT / "packets/search/tests/search_corpus.jsonl").read_text().splitlines()]
+    corpus = [json.loads(line) for line in (ROOT / "packets/tests/search/search_corpus.jsonl").read_text().splitlines()]
     user, _ = user_upsert(username="bench-search")
     delete_packets(user)
     rng = random.Random(14)

@@ -83,15 +83,15 @@ def _mapped(path: Path, name: str) -> np.ndarray:
     with open(path, "rb") as file:
         length = int.from_bytes(file.read(8), "little")
         tensor = json.loads(file.read(length))[name]
+        mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
     if tensor["dtype"] != "F16":
         raise ValueError(f"{path.name}: {name} is {tensor['dtype']}, not F16")
-    start, end = tensor["data_offsets"]
-    vectors = np.memmap(path, dtype="<f2", mode="r", offset=8 + length + start, shape=tuple(tensor["shape"]))
-    assert vectors.nbytes == end - start
     # Rows are read here and there: without this, the kernel would read ahead the pages around
     # each one, and the process would soon hold the whole file.
-    vectors._mmap.madvise(mmap.MADV_RANDOM)
-    return vectors
+    mapped.madvise(mmap.MADV_RANDOM)
+    start, end = tensor["data_offsets"]
+    vectors = np.frombuffer(mapped, dtype="<f2", count=(end - start) // 2, offset=8 + length + start)
+    return vectors.reshape(tuple(tensor["shape"]))
 
 
 def packet_texts(packet: dict) -> list[str]:

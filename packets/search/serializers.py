@@ -4,6 +4,7 @@ from rest_framework import serializers
 
 from core.params import ChoiceParam, TextField, WholeNumberField
 from core.serializers import InstantField
+from ltm.protocol.tool_calls import rounded_score
 from packets.search import selectors as search
 from packets.serializers import HeldField, team_param
 
@@ -44,6 +45,11 @@ class SearchQuerySerializer(serializers.Serializer):
         return text
 
 
+class ScoreField(serializers.FloatField):
+    def to_representation(self, value):
+        return rounded_score(float(value))
+
+
 class SearchResultSerializer(serializers.Serializer):
     # Reads a packets.search.selectors.Hit; the view writes Hit.result() instead, the same JSON.
     id = serializers.CharField(source="packet.id")
@@ -51,7 +57,7 @@ class SearchResultSerializer(serializers.Serializer):
     goal = serializers.CharField(source="packet.goal")
     team = serializers.CharField(allow_null=True, help_text="the team's name; null for a personal packet")
     snippet = serializers.CharField(source="snippet_text", help_text="plain text around the match")
-    score = serializers.FloatField(help_text="0 to 1, higher is better; 1 for the packet whose id was searched")
+    score = ScoreField(help_text="0 to 1, higher is better, to four decimals; 1 for the packet whose id was searched")
     shared_by = serializers.CharField(
         allow_null=True, help_text="who shared the packet with the caller (their name); null when nobody did"
     )

@@ -143,10 +143,12 @@ def test_the_pull(world, document, scope, kind):
 @pytest.mark.parametrize("team", [None, "alpha"])
 def test_search(world, alice, team):
     api, packets = world
-    # Words in every goal; a packet's id, which puts it first with a score of 1.
+    # Words in every goal; a packet's id, which puts it first with a score of 1. By words alone, so
+    # that what is found is exactly the packets that say them (meaning would add their neighbours).
     for text, found in (("heron", 2 if team else 4), (packets["team"]["full"]["id"], 1)):
-        response = api.get("/v1/search?" + urlencode({"q": text, **({"team": team} if team else {})}))
-        hits = search_packets(viewer=alice, text=text, team_name=team)
+        query = {"q": text, "mode": "keyword", **({"team": team} if team else {})}
+        response = api.get("/v1/search?" + urlencode(query))
+        hits = search_packets(viewer=alice, text=text, team_name=team, mode="keyword")
         expected = SearchResultsSerializer({"results": hits})
         assert len(expected.data["results"]) == found
         assert (response.status_code, response["Content-Type"]) == (200, "application/json")

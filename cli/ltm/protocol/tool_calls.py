@@ -50,6 +50,12 @@ def to_json(data) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False)
 
 
+def rounded_score(score: float) -> float:
+    """A search score to four decimals: what orders the results, without the float noise of a rank
+    function (a vanishing keyword rank reads 0.0, not 1.999996000008e-06)."""
+    return round(score, 4)
+
+
 def search_result(
     *,
     id: str,
@@ -72,8 +78,7 @@ def search_result(
         "goal": goal,
         "team": team,
         "snippet": snippet,
-        # Four decimals: what orders the results, without the float noise of a rank function.
-        "score": round(score, 4),
+        "score": rounded_score(score),
         "shared_by": shared_by,
     }
     if held:

@@ -11,9 +11,9 @@ from ltm.protocol.packet import canonical_json
 from packets.models import Packet
 from packets.publishing.services import packet_publish
 from packets.scan.findings import REFUSED
-from packets.testing.scan import FOUND, TOKEN, clean, events, leaky, set_scan, stored
 from packets.services import packet_push
 from packets.testing import packet_v02
+from packets.testing.scan import FOUND, TOKEN, clean, events, leaky, set_scan, stored
 from teams.models import Team, TeamEvent
 
 pytestmark = pytest.mark.django_db

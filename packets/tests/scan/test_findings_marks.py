@@ -5,8 +5,8 @@ import pytest
 
 from core.testing import signed_in
 from packets.scan.findings import findings_clear
-from packets.testing.scan import TOKEN, clean, leaky
 from packets.services import packet_push
+from packets.testing.scan import TOKEN, clean, leaky
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,9 @@ from core.testing import signed_in
 from packets.models import Packet
 from packets.scan import findings
 from packets.scan.findings import REFUSED
-from packets.testing.scan import FOUND, clean, events, leaky, stored
 from packets.services import packet_move, packet_push
 from packets.testing import packet_v02
+from packets.testing.scan import FOUND, clean, events, leaky, stored
 from teams.models import TeamEvent
 from teams.testing import make_team
 

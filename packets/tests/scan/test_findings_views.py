@@ -11,9 +11,9 @@ from django.utils.html import escape
 from core.testing import signed_in
 from packets.models import HELD_GOAL, Packet, Share
 from packets.publishing.services import packet_publish
-from packets.testing.scan import TOKEN, leaky
 from packets.services import packet_push
 from packets.testing import push_packet
+from packets.testing.scan import TOKEN, leaky
 from teams.models import TeamEvent
 from teams.testing import make_team
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from packets.testing.sharing import share
 from packets.testing import push_packet
+from packets.testing.sharing import share
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ import pytest
 
 from core.testing import require_postgresql, run_at_once
 from packets.models import Packet, Share
-from packets.testing.sharing import allow_sharing_outside, share, team_settings
 from packets.testing import packet_v02, push_packet
+from packets.testing.sharing import allow_sharing_outside, share, team_settings
 from teams.testing import make_team
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,8 +9,8 @@ from core.testing import ApiClient
 from core.timestamps import rfc3339
 from oauth.testing import device_token
 from packets.models import Share
-from packets.testing.sharing import NOT_FOUND, share
 from packets.testing import push_packet
+from packets.testing.sharing import NOT_FOUND, share
 
 pytestmark = pytest.mark.django_db
 

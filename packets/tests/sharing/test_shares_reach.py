@@ -13,8 +13,8 @@ from core.errors import HubError
 from core.testing import signed_in
 from packets.models import Packet, Share
 from packets.sharing import services
-from packets.testing.sharing import allow_sharing_outside, exported_ids, share
 from packets.testing import push_packet
+from packets.testing.sharing import allow_sharing_outside, exported_ids, share
 from teams.models import TeamEvent
 from teams.testing import make_team
 

@@ -13,8 +13,8 @@ from django.contrib.messages import get_messages
 
 from core.testing import signed_in
 from packets.models import Share
-from packets.testing.sharing import NOT_FOUND, allow_sharing_outside, share, team_settings
 from packets.testing import packet_v02, push_packet
+from packets.testing.sharing import NOT_FOUND, allow_sharing_outside, share, team_settings
 from teams.models import Membership
 from teams.testing import make_team
 

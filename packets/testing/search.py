@@ -7,7 +7,7 @@ from urllib.parse import quote
 from packets.testing import packet_v02
 
 # Written once by tests/make_search_corpus.py; read by the quality tests and the bench.
-CORPUS = Path(__file__).resolve().parent / "tests" / "search_corpus.jsonl"
+CORPUS = Path(__file__).resolve().parent.parent / "tests" / "search" / "search_corpus.jsonl"
 
 
 def push(api, team=None, **fields):

@@ -8,10 +8,11 @@ from django.db import connection
 from core.errors import NotFound
 from core.testing import refusal
 from packets.models import Packet
-from packets.search import selectors, testing
-from packets.search.testing import push
+from packets.search import selectors
 from packets.services import packet_delete, packet_move
 from packets.testing import packet_v02, store_directly
+from packets.testing import search as testing
+from packets.testing.search import push
 
 # These tests are about keyword search (mode=keyword): the full-text search hybrid mode fuses.
 

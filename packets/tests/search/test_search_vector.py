@@ -9,8 +9,8 @@ import pytest
 from django.db import connection
 
 from core.testing import require_postgresql
-from packets.search.testing import CORPUS
 from packets.services import packet_push
+from packets.testing.search import CORPUS
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ import pytest
 from django.db import connection
 
 from packets.search.selectors import search_packets
-from packets.search.testing import CORPUS
 from packets.services import packet_push
+from packets.testing.search import CORPUS
 
 pytestmark = pytest.mark.django_db
 

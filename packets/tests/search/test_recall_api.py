@@ -4,8 +4,8 @@ packets they may show, and bad input. Runs on the database of DATABASE_URL."""
 import pytest
 from django.test import override_settings
 
-from packets.search.testing import found, push, search
 from packets.testing import packet_v02
+from packets.testing.search import found, push, search
 from teams.testing import make_team
 
 pytestmark = pytest.mark.django_db

@@ -1,7 +1,7 @@
 """Writes search_corpus.jsonl, the fixed corpus of the search quality test (run once; the data is
 committed, so the test never depends on randomness):
 
-    python packets/search/tests/make_search_corpus.py
+    python packets/tests/search/make_search_corpus.py
 
 Thirty hand-written packets (search_corpus_anchors.json) are the ones the test's queries look for;
 two hundred more are made from a seeded mix of everyday engineering work that shares their

@@ -3,9 +3,9 @@ of DATABASE_URL (SQLite's FTS5 or PostgreSQL's tsvector)."""
 
 import pytest
 
-from packets.search import testing
-from packets.search.testing import push
 from packets.testing import packet_v02, store_directly
+from packets.testing import search as testing
+from packets.testing.search import push
 from teams.testing import make_team
 
 # These tests are about keyword search (mode=keyword): the full-text search hybrid mode fuses.
@@ -32,7 +32,7 @@ def test_a_result_has_id_created_at_goal_team_snippet_score_and_shared_by(api, a
     assert result["goal"] == "Stop the flaky test #107 on CI"
     assert result["created_at"] == "2026-04-22T00:00:00Z"
     assert "flaky" in result["snippet"] and "<" not in result["snippet"]
-    assert 0 < result["score"] <= 1
+    assert 0 <= result["score"] <= 1  # four decimals: a lone keyword match's rank may read 0.0
 
 
 def test_a_personal_result_has_team_null(api):
