@@ -4,8 +4,8 @@ of POST /v1/packets/{id}/shares and GET /v1/shares, real answers checked against
 import pytest
 
 from core.testing import assert_described, openapi_document, openapi_operations
-from packets.testing.sharing import share
 from packets.testing import push_packet
+from packets.testing.sharing import share
 
 pytestmark = pytest.mark.django_db
 

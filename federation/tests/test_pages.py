@@ -11,8 +11,8 @@ from django.urls import reverse
 from core.testing import signed_in
 from federation import peers
 from federation.models import Message, Peer, RemoteShare
-from packets.testing.sharing import allow_sharing_outside, share, team_settings
 from packets.testing import push_packet
+from packets.testing.sharing import allow_sharing_outside, share, team_settings
 from teams.testing import make_team
 
 pytestmark = pytest.mark.django_db

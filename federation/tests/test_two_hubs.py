@@ -16,8 +16,8 @@ from federation.models import Message, RemoteShare
 from federation.tasks import messages_sweep
 from federation.testing import other_hub
 from packets.models import Packet
-from packets.testing.sharing import share
 from packets.testing import packet_v02
+from packets.testing.sharing import share
 
 INBOX_OF_B = "/v1/federation/inbox"
 
