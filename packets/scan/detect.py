@@ -55,6 +55,9 @@ IDENTIFIERS = {"id", "parent_id"}
 # How an object's key is named in a path; any other key is named "*", so that a path never
 # carries a secret (a valid packet has only the schema's keys).
 KEY_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
+# A PEM block, lower-cased: its base64 body may spell a keyword ("...pw=") by chance, and what a
+# block holds is judged by the private-key patterns, not by the keywords.
+PEM_BLOCK = re.compile(r"-----begin [a-z0-9 ]+-----.*?(?:-----end [a-z0-9 ]+-----|$)", re.DOTALL)
 
 
 def packet_fields(packet: dict) -> list[tuple[str, str]]:
@@ -174,10 +177,12 @@ def _scan(texts: dict[int, str], found: set[tuple[int, str]], identifiers: set[i
         kind = scheme and url_kind(scheme.group(), match["secret"])
         if kind and not is_explained(index, match["secret"]):
             hit(index, kind, match["secret"])
+    pem_blocks = [block.span() for block in PEM_BLOCK.finditer(lowered)]
     for keyword in KEYWORDS:
         position = lowered.find(keyword)
         while position != -1:
-            match = KEYWORD_VALUE.match(lowered, position)
+            in_pem = any(start <= position < end for start, end in pem_blocks)
+            match = None if in_pem else KEYWORD_VALUE.match(lowered, position)
             if match:
                 start, end = match.span("secret")
                 index, value = field_of(start), joined[start:end]

@@ -348,3 +348,10 @@ def test_no_finding_holds_any_part_of_the_secret(kind, text):
     assert findings
     assert not [secret[i : i + 8] for i in range(len(secret) - 7) if secret[i : i + 8] in shown]
     assert all(finding._fields == ("path", "kind") for finding in findings)
+
+
+@pytest.mark.parametrize("spelt", ["pw=", "Pass:", "token/", "KEY="])
+def test_a_keyword_spelt_by_chance_inside_a_public_key_is_no_finding(spelt):
+    """A PEM body is base64, which now and then spells a keyword and a separator."""
+    body = f"MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAx{spelt}Q7Zk2mN4pR8sT1vW3yB6dF9hJ0lC5eG\nAQAB"
+    assert kinds_in(f"the service's public key:\n-----BEGIN PUBLIC KEY-----\n{body}\n-----END PUBLIC KEY-----") == set()
