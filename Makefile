@@ -38,7 +38,7 @@ $(HUB_DEV_KEY): | $(VENV)/.installed
 # The manual: docs/ (mkdocs.yml) built into docs_site/, which the hub serves at /docs/. Strict: a
 # broken link or a page missing from the navigation fails (CI runs this too).
 docs: install
-	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
+	NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(VENV)/bin/mkdocs build --strict --quiet
 
 # The manual's generated reference pages (the CLI, the MCP tools, the API's operations), written
 # from the code; a test fails when the committed pages differ from what the code gives.

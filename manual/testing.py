@@ -24,7 +24,7 @@ def built_docs_site() -> Path:
         cwd=ROOT,
         capture_output=True,
         text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"},
         timeout=300,
     )
     assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}"

@@ -1,10 +1,10 @@
 """Webhook work on the Celery worker: sending a delivery, beat's sweep of those that fell due,
 the daily pruning of the delivery log, and the mail that a webhook was turned off.
 
-Celery's own retry (the task queued again with a countdown) is used for the short waits only:
-a task held for hours waits in the worker's memory, and Redis hands it out again after its
-visibility timeout. The schedule lives in the database (each delivery's next_attempt_at), and
-beat's sweep queues what falls due, also after a worker was killed mid-retry.
+The schedule lives in the database (each delivery's next_attempt_at), and beat's sweep queues
+what falls due, also after a worker was killed mid-retry. Celery's own retry (the task queued
+again with a countdown) is not used: the worker would hold the waiting task unacknowledged, and
+kombu's Redis transport, restoring such tasks when Redis goes away, stops the worker.
 """
 
 import logging
@@ -19,21 +19,12 @@ from webhooks.models import Webhook
 
 logger = logging.getLogger(__name__)
 
-# A retry due sooner than this is queued with its countdown by the task that failed; later ones
-# wait for beat's sweep.
-COUNTDOWN_MAX = 60
 
-
-@shared_task(name="webhooks.tasks.delivery_send", bind=True, ignore_result=True, max_retries=None)
-def delivery_send(self, delivery_id: str, turn: int) -> str | None:
-    """One attempt at the delivery (if it is still at `turn`); a retry due within a minute is
-    queued again here, on the same queue (but in eager mode, where a countdown means nothing)."""
+@shared_task(name="webhooks.tasks.delivery_send", ignore_result=True)
+def delivery_send(delivery_id: str, turn: int) -> str | None:
+    """One attempt at the delivery (if it is still at `turn`); a retry waits for beat's sweep."""
     attempted = delivery_attempt(delivery_id=delivery_id, turn=turn)
-    if attempted is None:
-        return None
-    if attempted.retry_in is not None and attempted.retry_in <= COUNTDOWN_MAX and not self.request.is_eager:
-        raise self.retry(args=(delivery_id, attempted.turn), countdown=attempted.retry_in)
-    return attempted.status
+    return None if attempted is None else attempted.status
 
 
 @shared_task(name="webhooks.tasks.deliveries_sweep", ignore_result=True)

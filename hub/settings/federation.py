@@ -34,4 +34,4 @@ if LTM_FEDERATION_SENDER not in ("worker", "web"):
     raise ImproperlyConfigured(f"LTM_FEDERATION_SENDER is worker or web; got {LTM_FEDERATION_SENDER!r}")
 
 # Beat queues the messages whose retry fell due.
-CELERY_BEAT_SCHEDULE["federation-messages-due"] = {"task": "federation.tasks.messages_sweep", "schedule": 30.0}
+CELERY_BEAT_SCHEDULE["federation-messages-due"] = {"task": "federation.tasks.messages_sweep", "schedule": 10.0}

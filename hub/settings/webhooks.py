@@ -26,6 +26,6 @@ if LTM_WEBHOOK_SENDER not in ("worker", "web"):
 # deliveries older than 30 days once a day.
 CELERY_BEAT_SCHEDULE["webhook-deliveries-due"] = {
     "task": "webhooks.tasks.deliveries_sweep",
-    "schedule": env.float("LTM_WEBHOOK_SWEEP_SECONDS", default=10.0),
+    "schedule": env.float("LTM_WEBHOOK_SWEEP_SECONDS", default=5.0),
 }
 CELERY_BEAT_SCHEDULE["webhook-deliveries-prune"] = {"task": "webhooks.tasks.deliveries_prune", "schedule": 86400.0}

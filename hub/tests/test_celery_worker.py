@@ -21,6 +21,7 @@ from teams.services import invite_accept, invite_create
 from teams.testing import make_team
 from webhooks.models import Delivery
 from webhooks.services import webhook_ping
+from webhooks.tasks import deliveries_sweep
 from webhooks.testing import Answer, Receiver, make_webhook
 
 
@@ -91,8 +92,9 @@ def test_an_invite_mail_is_sent_by_a_realworker(alice, bob, tmp_path, monkeypatc
 
 @pytest.mark.django_db(transaction=True)
 def test_a_webhook_delivery_is_sent_and_retried_by_a_real_worker(alice, monkeypatch):
-    """The change commits, the outbox hands the delivery to Redis, the worker sends it and, the
-    receiver failing, queues its own retry on the same queue: the same webhook-id again."""
+    """The change commits, the outbox hands the delivery to Redis, the worker sends it; the
+    receiver failing, beat's sweep queues the retry once it falls due, and the worker sends the
+    same webhook-id again."""
     needs_services()
     app = purge_expired_oauth.app
     queue = f"test-{uuid.uuid4().hex}"
@@ -104,6 +106,14 @@ def test_a_webhook_delivery_is_sent_and_retried_by_a_real_worker(alice, monkeypa
         env = {"SECRET_KEY": settings.SECRET_KEY, "LTM_WEBHOOK_ALLOW_HOSTS": "127.0.0.1"}
         with celery_worker(queue, **env) as worker:
             delivery = webhook_ping(actor=alice, webhook_id=webhook.pk)
+            wait_for(lambda: Delivery.objects.get(pk=delivery.pk).attempts == 1, worker, "try")
+            swept = []
+
+            def sweep_until_queued() -> bool:  # what beat runs every few seconds
+                swept.append(swept and swept[-1] or deliveries_sweep())
+                return swept[-1] == 1
+
+            wait_for(sweep_until_queued, worker, "fall due")
             wait_for(lambda: Delivery.objects.get(pk=delivery.pk).status == Delivery.DELIVERED, worker, "deliver")
 
     first, second = receiver.calls
