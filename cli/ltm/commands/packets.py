@@ -227,6 +227,14 @@ def register_search(add) -> None:
     search.add_argument("--json", action="store_true", help="print JSON")
 
 
+def result_line(result: dict) -> str:
+    """A search result (or a related packet) in one line: id, day, where it is, goal."""
+    where = f"team {result.get('team')}" if result.get("team") else "personal"
+    if result.get("shared_by"):
+        where = f"shared by {result['shared_by']}"
+    return f"{result.get('id', '')}  {str(result.get('created_at', ''))[:10]}  {where}  {shorten(result.get('goal', ''), 70)}"
+
+
 def cmd_search(args) -> int:
     text = " ".join(args.text)
     results = verbs.search(text, team=args.team, limit=args.limit, mode=args.mode)
@@ -236,13 +244,7 @@ def cmd_search(args) -> int:
         note(f"no packets match {text!r}" + (f" in team {args.team}" if args.team else ""))
     else:
         for result in results:
-            where = f"team {result.get('team')}" if result.get("team") else "personal"
-            if result.get("shared_by"):
-                where = f"shared by {result['shared_by']}"
-            print(
-                f"{result.get('id', '')}  {str(result.get('created_at', ''))[:10]}  {where}  "
-                f"{shorten(result.get('goal', ''), 70)}"
-            )
+            print(result_line(result))
             print(f"    {shorten(result.get('snippet', ''), 100)}")
     return 0
 

@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 from .. import verbs
-from ..output import note, shorten, to_json, wants_json
+from ..output import note, to_json, wants_json
 from . import whole_number
+from .packets import result_line
 
 RELATED_MAX = 50
 
@@ -36,13 +37,7 @@ def cmd_related(args) -> int:
         note(f"no other packet you may read is related to {args.id}")
     else:
         for result in results:
-            where = f"team {result.get('team')}" if result.get("team") else "personal"
-            if result.get("shared_by"):
-                where = f"shared by {result['shared_by']}"
-            print(
-                f"{result.get('id', '')}  {str(result.get('created_at', ''))[:10]}  {where}  "
-                f"{shorten(result.get('goal', ''), 70)}"
-            )
+            print(result_line(result))
     return 0
 
 
