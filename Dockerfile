@@ -27,9 +27,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_SETTINGS_MODULE=hub.sett
     LTM_COMMIT=${LTM_COMMIT}
 RUN apt-get update && apt-get install -y --no-install-recommends nginx openssl && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-COPY requirements.txt ./
+COPY requirements.txt requirements-postgres.txt ./
 COPY cli ./cli
-RUN pip install --no-cache-dir -r requirements.txt
+RUN pip install --no-cache-dir -r requirements-postgres.txt
 COPY . .
 # The production settings require these; collectstatic needs no real ones.
 RUN SECRET_KEY=build-only ALLOWED_HOSTS=build-only python manage.py collectstatic --noinput

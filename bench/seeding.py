@@ -150,9 +150,9 @@ RELATED_IDS = [f"01SEARCH{n:018d}" for n in range(7, 100_000, 9_973)]
 
 
 def semantic_on() -> bool:
-    from packets.search import embedding
+    from packets.search import meaning
 
-    return embedding.enabled()
+    return meaning.enabled()
 
 
 def seed_search(count: int) -> str:
@@ -210,9 +210,9 @@ def vector_columns(packet: dict) -> dict:
     (packets/search/vectors.py), so that no seeded packet waits for one; none with LTM_SEMANTIC=off."""
     from django.utils import timezone
 
-    from packets.search import embedding
+    from packets.search import embedding, meaning
 
-    if not embedding.enabled():
+    if not meaning.enabled():
         return {}
     return {"embedding": embedding.packet_vector(packet), "embedded_at": timezone.now()}
 

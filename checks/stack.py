@@ -65,7 +65,8 @@ class Stack:
     """`redis_url` None: no Redis (the embedded default: tasks run in the web process). A SQLite
     `database_url` (sqlite:///<folder>/ltm_stack....sqlite3) is a file, removed by create_database.
     `env`: more variables for every process (the $5 VPS profile's, say). `proxy`: the Procfile's
-    proxy (nginx) can be started in front of the web processes, on a port of its own."""
+    proxy (nginx) can be started in front of the web processes, on a port of its own. `python`: the
+    interpreter the Procfile's lines run with (its virtualenv's), if not this one's."""
 
     def __init__(
         self,
@@ -77,6 +78,7 @@ class Stack:
         log_dir: Path,
         env: dict[str, str] | None = None,
         proxy: bool = False,
+        python: Path | None = None,
     ):
         database = urllib.parse.urlsplit(database_url)
         if not Path(database.path).name.startswith("ltm_stack"):
@@ -92,7 +94,7 @@ class Stack:
         self.env = {
             **os.environ,
             # the virtualenv's python and celery, as the Procfile names them
-            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+            "PATH": f"{(python or Path(sys.executable)).absolute().parent}{os.pathsep}{os.environ.get('PATH', '')}",
             "DJANGO_SETTINGS_MODULE": "hub.settings.production",
             "SECRET_KEY": secrets.token_urlsafe(40),
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
@@ -147,10 +149,11 @@ class Stack:
             raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
         return done.stdout.strip()
 
-    def release(self) -> None:
+    def release(self, *, collect_static: bool = True) -> None:
         """What a deploy does before it starts processes: static files (the image's build step),
         then the Procfile's `release` line."""
-        self.manage("collectstatic", "--noinput", "-v0")
+        if collect_static:
+            self.manage("collectstatic", "--noinput", "-v0")
         honcho = self.start("release")
         if honcho.wait(timeout=300):
             raise RuntimeError("the release step failed:\n" + self.log("release"))

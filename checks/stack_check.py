@@ -9,13 +9,15 @@ checks/slow_clients.py), a tool call on the MCP endpoint, a device-flow sign-in 
 Chromium, a team invite accepted anonymously, `ltm conformance` with two accounts and 2,000
 hostile requests (its report: conformance.json in the logs folder); state shared by the two web
 processes (a device code, the wrong-code limit, a session); readiness, and metrics that add up
-both web processes; a backup restored into an empty database; the worker killed while tasks are
-sent; Redis stopped and started again (checks/stack_outages.py). Most steps go to each web
+both web processes; a second stack, and a packet shared, updated and withdrawn across the two
+(checks/stack_federation.py); a backup restored into an empty database; the worker killed while
+tasks are sent; Redis stopped and started again (checks/stack_outages.py). Most steps go to each web
 process directly, to tell them apart. Prints PASS or FAIL and the time of each step, exits 1 on any failure, and
 stops everything it started, even on failure or timeout.
 
     python checks/stack_check.py                       # as CI runs it (.ci/run)
     python checks/stack_check.py --database-url postgres://postgres@127.0.0.1:5432/ltm_stack
+    python checks/stack_check.py --only federation     # start the stack, sign alice in, then that step
 
 The Redis step stops the machine's Redis server (`SHUTDOWN NOSAVE`) for a few seconds and starts
 it again with the options it was running with: run it where nobody else needs Redis meanwhile.
@@ -37,6 +39,7 @@ from pathlib import Path
 
 import redis
 import slow_clients
+import stack_federation
 from stack import DEFAULT_REDIS_URL, ROOT, Stack
 from stack_http import PASSWORD, USER_CODE_LETTERS, Http, check, csrf, new_packet, poll_for_token, start_device_flow
 from stack_ops import Operations
@@ -50,18 +53,22 @@ CONFORMANCE_FUZZ = 2000  # hostile requests of the conformance step
 
 
 class Journey(Outages, Operations):
-    def __init__(self, stack: Stack, celery_app):
-        self.stack, self.celery = stack, celery_app
+    def __init__(self, stack: Stack, celery_app, peer: Stack):
+        self.stack, self.celery, self.peer = stack, celery_app, peer
         self.a, self.b = stack.web_urls
         self.api = None  # Http with alice's personal token
+        self.peer_token = None  # bob's on the peer
         self.packet = None
 
     # --- the steps, in order; each returns a short note for the report
 
     def start_the_stack(self):
-        self.stack.create_database()
-        redis.Redis.from_url(self.stack.redis_url).flushdb()  # the stack's own database: fresh counts
-        self.stack.release()
+        with ThreadPoolExecutor() as pool:  # meanwhile, the federation step's second stack gets its database
+            peer = pool.submit(stack_federation.prepare, self.peer)
+            self.stack.create_database()
+            redis.Redis.from_url(self.stack.redis_url).flushdb()  # the stack's own database: fresh counts
+            self.stack.release()
+            self.peer_token = peer.result()
         for process in ("web", "proxy", "worker", "beat"):
             self.stack.start(process)
         self.stack.wait_for_web()
@@ -263,6 +270,15 @@ class Journey(Outages, Operations):
         return "code minted on web.1, polled on web.2; session from web.1 used on web.2; 10 wrong codes (5+5) -> 429 on both"
 
 
+def _only(parser, steps, names: str) -> list:
+    """The steps named (spaces or underscores), after the two every other step needs."""
+    wanted = {name.strip().replace(" ", "_") for name in names.split(",") if name.strip()}
+    known = [step.__name__ for step in steps]
+    if unknown := wanted - set(known):
+        parser.error(f"no step {', '.join(sorted(unknown))}; the steps: {', '.join(known)}")
+    return steps[:2] + [step for step in steps[2:] if step.__name__ in wanted]
+
+
 class _OutOfTime(Exception):
     pass
 
@@ -279,6 +295,14 @@ def main():
         help="dropped and created again; its name must start with ltm_stack",
     )
     parser.add_argument("--redis-url", default=os.environ.get("LTM_STACK_REDIS_URL", DEFAULT_REDIS_URL))
+    parser.add_argument(
+        "--peer-redis-url", help="the second stack's (the federation step's); default: the next database number"
+    )
+    parser.add_argument(
+        "--only",
+        metavar="STEP[,STEP]",
+        help="run only these steps (e.g. federation), after starting the stack and signing alice in",
+    )
     parser.add_argument("--timeout", type=int, default=540, help="seconds for the whole check")
     args = parser.parse_args()
 
@@ -286,6 +310,8 @@ def main():
     stack = Stack(
         database_url=args.database_url, redis_url=args.redis_url, web_processes=2, log_dir=log_dir, proxy=True
     )
+    peer = stack_federation.peer_stack(stack, redis_url=args.peer_redis_url)  # the federation step starts it
+    stack_federation.federate(stack, peer)
     # This process reads the stack's database and sends it tasks, with the stack's settings.
     os.environ.update(stack.env)
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # the ORM next to Playwright's loop
@@ -294,7 +320,7 @@ def main():
     django.setup()
     from hub.celery import app
 
-    journey = Journey(stack, app)
+    journey = Journey(stack, app, peer)
     steps = [
         journey.start_the_stack,
         journey.token_auth,
@@ -308,11 +334,14 @@ def main():
         journey.conformance,
         journey.two_web_processes,
         journey.readiness_and_metrics,
+        journey.federation,
         journey.restore_drill,
         journey.webhook_worker_killed_mid_retry,
         journey.worker_killed,
         journey.redis_stopped,
     ]
+    if args.only:
+        steps = _only(parser, steps, args.only)
     signal.signal(signal.SIGALRM, _out_of_time)
     signal.alarm(args.timeout)
     began, failed = time.monotonic(), False
@@ -333,10 +362,14 @@ def main():
     finally:
         signal.alarm(0)
         journey.start_redis()  # when a failure came while Redis was stopped
+        peer.stop()
         stack.stop()
     if failed:
         for process in ("release", "web", "proxy", "worker", "beat"):
             print(f"--- the end of {process}'s log\n{stack.log(process)}")
+        for process in ("release", "web", "worker"):
+            if log := peer.log(process):
+                print(f"--- the end of the peer's {process} log\n{log}")
     print(f"{'FAIL' if failed else 'PASS'}  stack check, {time.monotonic() - began:.1f}s in all")
     return 1 if failed else 0
 

@@ -1,6 +1,7 @@
 """The stack check's steps for running the hub as a service (checks/stack_check.py): readiness,
 metrics scraped from one web process that count what the other answered, and the restore drill,
-which the soak (checks/soak.py) also runs while its traffic goes on."""
+which the soak (checks/soak.py) also runs while its traffic goes on; the webhook and federation
+steps (checks/stack_webhooks.py, checks/stack_federation.py)."""
 
 import json
 import re
@@ -12,6 +13,7 @@ import zipfile
 from pathlib import Path
 
 import psycopg
+import stack_federation
 import stack_webhooks
 from stack import ROOT
 from stack_http import Http, check, new_packet
@@ -77,7 +79,8 @@ def pushes_counted(text: str) -> float:
 
 
 class Operations:
-    """Steps of the Journey (checks/stack_check.py): self.stack, self.a, self.b, self.api."""
+    """Steps of the Journey (checks/stack_check.py): self.stack, self.a, self.b, self.api, and the
+    second stack the federation step starts, self.peer."""
 
     def readiness_and_metrics(self):
         ready = Http().expect(200, "GET", self.a + "/v1/readyz")
@@ -96,6 +99,9 @@ class Operations:
 
     def webhook_worker_killed_mid_retry(self):
         return stack_webhooks.worker_killed_mid_retry(self)
+
+    def federation(self):
+        return stack_federation.shared_across_hubs(self)
 
     def restore_drill(self):
         return restore_drill(self.stack)

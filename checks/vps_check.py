@@ -14,6 +14,7 @@ every process of the stack, and exits 1 on an error or when the sum is over `--l
     python checks/vps_check.py                     # CI (.ci/run): the $5 VPS profile
     python checks/vps_check.py --profile default   # what the default profile costs, for comparison
     python checks/vps_check.py --threads 1         # the profile with another WEB_THREADS
+    python checks/vps_check.py --python .venv-vps/bin/python   # as `make vps-check` runs it
 """
 
 import argparse
@@ -113,6 +114,9 @@ def main():
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--limit-mib", type=float, default=150, help="the most the stack may hold (vps profile)")
     parser.add_argument("--threads", type=int, help="WEB_THREADS instead of the profile's: to compare")
+    parser.add_argument(
+        "--python", type=Path, help="the interpreter the stack runs with (a virtualenv of requirements.txt alone)"
+    )
     args = parser.parse_args()
     profile = {**PROFILES[args.profile], **({"WEB_THREADS": str(args.threads)} if args.threads else {})}
 
@@ -123,6 +127,7 @@ def main():
         web_concurrency=int(profile.get("WEB_CONCURRENCY", "2")),
         log_dir=scratch,
         env=profile,
+        python=args.python,
     )
     try:
         stack.create_database()

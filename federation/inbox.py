@@ -7,8 +7,9 @@ that hub (409, a replay); the packet's own signature by that hub's key and the p
 (422); the recipient (404 "no such user", nothing else said); this hub's own secret scan under its
 own policy (422); an id held here by another packet (409). A share or update stores the packet,
 owned by the sender's stand-in (a user who cannot sign in, named by the address) and shared
-with the recipient, who reads it wherever shared packets are read and cannot change it; a
-withdraw takes the share away, and the packet with its last share.
+with the recipient, who reads it wherever shared packets are read and cannot change it, and is
+mailed about a new share as about one made here; a withdraw takes the share away, and the packet
+with its last share.
 """
 
 from django.db import IntegrityError, transaction
@@ -24,7 +25,7 @@ from federation.models import SHARE, UPDATE, WITHDRAW, Peer, Received, Seen, Sta
 from ltm.protocol.packet import MAX_PACKET_BYTES, PacketError, validate_packet
 from packets.models import Packet, Share, findings_named
 from packets.services import packet_push
-from packets.sharing.services import person_named
+from packets.sharing.services import person_named, share_mail_after_commit
 
 MAX_MESSAGE_BYTES = MAX_PACKET_BYTES + 8 * 1024
 
@@ -132,7 +133,9 @@ def _share(message: dict, *, host: str) -> None:
         share, created = Share.objects.get_or_create(
             packet=stored, sender=sender, recipient=recipient, defaults={"note": message.get("note", "")[:500]}
         )
-        if not created and share.note != message.get("note", ""):
+        if created:
+            share_mail_after_commit(share)  # as a share here: a new one is mailed, not a new note
+        elif share.note != message.get("note", ""):
             share.note, share.seen_at = message.get("note", "")[:500], None
             share.save(update_fields=["note", "seen_at"])
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from bench.live_hub import ROOT, free_port, wait_until_up
 from federation import keys, signing
+from packets.testing import packet_v02
 
 PASSWORD = "correct-horse-battery"
 # RFC 9421's test key (appendix B.1.4, test-key-ed25519): its examples, and docs/federation.md's.
@@ -138,6 +139,23 @@ def migrated_template(folder: Path) -> Path:
     )
     assert done.returncode == 0, done.stderr
     return path
+
+
+def share_message(
+    hub: OtherHub, *, to="bob", sender="carol", packet=None, signed_by=None, message_id=None, note="from B"
+) -> dict:
+    """A share of `packet` (a new one by default) from `sender` on `hub` with `to` here, its packet
+    signed with `hub`'s key (or `signed_by`)."""
+    packet = packet or packet_v02()
+    return {
+        "type": "share",
+        "id": message_id or f"msg-{packet['id']}",
+        "from": f"{sender}@{hub.host}",
+        "to": to,
+        "note": note,
+        "packet": packet,
+        "packet_signature": keys.packet_sign(packet, signed_by or hub.key_pem),
+    }
 
 
 def signed_message(message: dict, *, url: str, key_pem: str, created: datetime | None = None) -> tuple[bytes, dict]:

@@ -10,7 +10,7 @@ class PacketsConfig(AppConfig):
         # answered here, where every part of packets may be named.
         from accounts.signals import user_deleting
         from packets import selectors, services
-        from packets.search import queue, vector_queue
+        from packets.search import meaning, queue
         from packets.sharing import services as sharing
         from packets.signals import packet_pushed
         from teams.signals import packets_readable, sharing_narrowed
@@ -19,7 +19,7 @@ class PacketsConfig(AppConfig):
         sharing_narrowed.connect(sharing.shares_prune, dispatch_uid="packets-shares-prune")
         packets_readable.connect(selectors.packet_ids_readable, dispatch_uid="packets-readable")
         packet_pushed.connect(queue.index_after_push, dispatch_uid="packets-search-index")
-        packet_pushed.connect(vector_queue.embed_after_push, dispatch_uid="packets-search-vectors")
+        packet_pushed.connect(meaning.embed_after_push, dispatch_uid="packets-search-vectors")
 
         # Register the Celery tasks in every process, not only in workers: services enqueue them
         # by name, and in eager mode (development, tests) the web process runs them itself.

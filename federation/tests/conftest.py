@@ -6,8 +6,11 @@ import os
 from urllib.parse import urlsplit
 
 import pytest
+from django.test import Client
 
-from federation.testing import migrated_template, other_hub
+from federation.testing import migrated_template, other_hub, signed_message
+
+INBOX = "/v1/federation/inbox"
 
 
 @pytest.fixture(scope="session")
@@ -35,3 +38,18 @@ def hub_a(live_server, settings, hub_b):
     settings.LTM_FEDERATION = "allowlist"
     settings.LTM_FEDERATION_PEERS = [hub_b.host]
     return live_server.url
+
+
+@pytest.fixture
+def send(hub_a, hub_b):
+    """send(message, key_pem=B's, created=now, body=None) -> hub A's inbox's answer to a message
+    signed as B (or with another key), its body replaced by `body` after signing if given."""
+
+    def post(message, *, key_pem=None, created=None, body=None, headers=None):
+        signed_body, signed = signed_message(
+            message, url=hub_a + INBOX, key_pem=key_pem or hub_b.key_pem, created=created
+        )
+        sent_headers = {**signed, **(headers or {})}
+        return Client().post(INBOX, data=body or signed_body, content_type="application/json", headers=sent_headers)
+
+    return post

@@ -7,6 +7,7 @@ import time
 from datetime import timedelta
 from urllib.parse import urlsplit
 
+from allauth.account.models import EmailAddress
 from django.db.models import F
 from django.urls import reverse
 
@@ -143,7 +144,11 @@ def test_an_unreachable_hub_that_comes_back_gets_the_share_after_the_retry(
         hub_c.stop()
 
 
-def test_the_other_way_a_hub_without_a_broker_sends_from_a_thread_after_the_commit(hub_a, hub_b, api_as, bob):
+def test_the_other_way_a_hub_without_a_broker_sends_from_a_thread_after_the_commit(
+    hub_a, hub_b, api_as, bob, mailoutbox
+):
+    """Hub B sends; this hub receives, and mails bob as for a share made here."""
+    EmailAddress.objects.create(user=bob, email="bob@example.org", verified=True, primary=True)
     packet = packet_v02(goal="Shared from hub B to hub A.")
     assert hub_b.call("POST", "/v1/packets", as_user="carol", body=packet)[0] == 201
     status, answer = hub_b.call(
@@ -156,6 +161,11 @@ def test_the_other_way_a_hub_without_a_broker_sends_from_a_thread_after_the_comm
     assert state == "delivered"
     pulled = api_as(bob).get(f"/v1/packets/{packet['id']}")
     assert pulled.status_code == 200 and pulled.json() == packet
+    [mail] = mailoutbox
+    assert (
+        mail.to == ["bob@example.org"] and mail.subject == f"carol@{hub_b.host} shared a packet with you on the ltm hub"
+    )
+    assert f"{hub_a}/packets/{packet['id']}" in mail.body
 
 
 def _state_on_b(hub_b, share_id: str) -> str:

@@ -81,9 +81,11 @@ DOCUMENTED = {"_meta", "_state", "_base_manager", "_replace", "_asdict", "_field
 
 
 def pinned_version(distribution: str) -> str:
-    """The version requirements.txt pins for `distribution` (`name==version`, extras allowed)."""
+    """The version requirements.txt (or requirements-postgres.txt) pins for `distribution`
+    (`name==version`, extras allowed)."""
     wanted = re.sub(r"[-_.]+", "-", distribution).lower()
-    for line in (ROOT / "requirements.txt").read_text().splitlines():
+    pins = "".join((ROOT / name).read_text() for name in ("requirements.txt", "requirements-postgres.txt"))
+    for line in pins.splitlines():
         match = re.match(r"^\s*([A-Za-z0-9_.-]+)(\[[^\]]*\])?==([^\s#;]+)", line)
         if match and re.sub(r"[-_.]+", "-", match[1]).lower() == wanted:
             return match[3]

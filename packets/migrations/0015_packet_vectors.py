@@ -6,25 +6,28 @@ without rewriting the table), the indexes are built CONCURRENTLY on PostgreSQL (
 runs outside a transaction), and no vector is computed: `manage.py ltm_embed` fills those of the
 packets pushed before, in the background."""
 
-from django.contrib.postgres.operations import AddIndexConcurrently
 from django.db import migrations, models
 from django.db.models import Q
 
 
-class AddIndexWithoutBlocking(AddIndexConcurrently):
-    """CREATE INDEX CONCURRENTLY on PostgreSQL; a plain CREATE INDEX elsewhere (SQLite)."""
+class AddIndexWithoutBlocking(migrations.AddIndex):
+    """CREATE INDEX CONCURRENTLY on PostgreSQL; a plain CREATE INDEX elsewhere (SQLite). Written with
+    the schema editor's own `concurrently` rather than django.contrib.postgres's operation, whose
+    module needs PostgreSQL's driver, which a SQLite deployment does not install."""
 
     def database_forwards(self, app_label, schema_editor, from_state, to_state):
-        if schema_editor.connection.vendor == "postgresql":
-            super().database_forwards(app_label, schema_editor, from_state, to_state)
-        else:
-            migrations.AddIndex.database_forwards(self, app_label, schema_editor, from_state, to_state)
+        model = to_state.apps.get_model(app_label, self.model_name)
+        if self.allow_migrate_model(schema_editor.connection.alias, model):
+            schema_editor.add_index(model, self.index, **self._without_blocking(schema_editor))
 
     def database_backwards(self, app_label, schema_editor, from_state, to_state):
-        if schema_editor.connection.vendor == "postgresql":
-            super().database_backwards(app_label, schema_editor, from_state, to_state)
-        else:
-            migrations.AddIndex.database_backwards(self, app_label, schema_editor, from_state, to_state)
+        model = from_state.apps.get_model(app_label, self.model_name)
+        if self.allow_migrate_model(schema_editor.connection.alias, model):
+            schema_editor.remove_index(model, self.index, **self._without_blocking(schema_editor))
+
+    @staticmethod
+    def _without_blocking(schema_editor) -> dict:
+        return {"concurrently": True} if schema_editor.connection.vendor == "postgresql" else {}
 
 
 class Migration(migrations.Migration):

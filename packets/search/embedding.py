@@ -5,10 +5,15 @@ averaged) whose weights ship inside the `wordllama` wheel, so the hub embeds wit
 no key and no GPU, in about a millisecond of one core per packet or less. It was chosen by measurement on the
 eval set beside the search tests; docs/search.md has the figures against the other candidates.
 
+A text's vector is its tokens' vectors averaged with a weight each, the log of one plus the token's
+id: the tokenizer numbers its tokens from the most frequent on, so by Zipf's law that is the
+token's self-information up to a constant, fixed by the model (it does not drift as a hub's packets
+grow). Words most texts share weigh less than the rare ones that tell packets apart.
+
 What is embedded: the goal, the next step, each decision (what, why, consequences), each attempt
 (what was tried and what was learned), each open question and the tags, each text on its own;
 the packet's vector is the mean of their unit vectors. Embedded apart, a packet's twin written in
-other words was found more often than with one vector of the whole text, at the same recall.
+other words was found more often than with one vector of the whole text, and paraphrases as often.
 
 The model is loaded once per process, on first use (a process that never embeds never loads it).
 Vectors are stored as little-endian float16 unit vectors, 512 bytes a packet."""
@@ -20,7 +25,10 @@ import threading
 from pathlib import Path
 
 import numpy as np
-from django.conf import settings
+
+from packets.search import blas
+
+blas.one_thread()
 
 DIMENSIONS = 256
 VECTOR_BYTES = DIMENSIONS * 2
@@ -28,11 +36,6 @@ _STORED = np.dtype("<f2")
 
 _model = None
 _loading = threading.Lock()
-
-
-def enabled() -> bool:
-    """Whether recall by meaning is on (LTM_SEMANTIC; with it off, search is keyword only)."""
-    return settings.LTM_SEMANTIC == "on"
 
 
 def model() -> "_Model":
@@ -64,17 +67,20 @@ class _Model:
         self.tokenizer.no_padding()
         self.tokenizer.no_truncation()
         self.vectors = _mapped(folder / "weights" / f"l2_supercat_{DIMENSIONS}.safetensors", "embedding.weight")
+        self.weights = np.log1p(np.arange(len(self.vectors), dtype=np.float32))
 
-    def embed(self, texts: list[str]) -> np.ndarray:
-        """Each text's vector: the mean of its tokens' vectors (WordLlama's pooling), float32."""
+    def embed(self, texts: list[str], *, weighted: bool = True) -> np.ndarray:
+        """Each text's vector, float32: the weighted mean of its tokens' vectors (the module's
+        docstring), or their plain mean (WordLlama's own pooling) when not `weighted`."""
         out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
         for row, text in enumerate(texts):
             # One at a time: encode_batch would start a pool of threads, each holding memory.
-            ids = np.clip(
-                np.asarray(self.tokenizer.encode(text, add_special_tokens=False).ids), 0, len(self.vectors) - 1
-            )
-            if len(ids):
-                out[row] = self.vectors[ids].astype(np.float32).mean(axis=0)
+            ids = np.asarray(self.tokenizer.encode(text, add_special_tokens=False).ids, dtype=np.intp)
+            ids = np.minimum(ids, len(self.vectors) - 1)  # not np.clip, whose checks cost more than the rest
+            weights = self.weights[ids] if weighted else np.ones(len(ids), dtype=np.float32)
+            if weights.sum() > 0:
+                # Through float64: numpy converts float16 to it about twice as fast as to float32.
+                out[row] = weights @ self.vectors[ids].astype(np.float64) / weights.sum()
         return out
 
 

@@ -11,10 +11,11 @@ import time
 from datetime import timedelta
 
 import numpy as np
+from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils import timezone
 
 from packets.models import Packet
-from packets.search import embedding
+from packets.search import embedding, vectors
 
 # A vector's time is taken just before its transaction commits, and the clocks of two web servers
 # differ a little (NTP keeps them within milliseconds): each look asks again for what was written
@@ -27,6 +28,7 @@ RELOAD = 24 * 3600
 PERSONAL = -1  # the team code of a personal packet
 EXACT = 4096  # rows in reach up to which every cosine is computed
 SHORTLIST = 2048  # past EXACT, the rows nearest by their signs whose cosine is computed first
+ROW = ("id", "embedding", "embedded_at", "team_id", "owner_id")  # what take() reads of a packet
 
 
 class Matrix:
@@ -54,23 +56,38 @@ class Matrix:
         self.looked = None  # when the last look began
         self.loaded = 0.0  # when it was last read whole (time.monotonic)
 
-    def refresh(self) -> None:
+    def refresh(self) -> bool:
         """Bring the matrix up to date: read whole when it is older than RELOAD, else read the
         vectors written since the last look (their ids and times first: a vector is read again only
-        if it changed)."""
+        if it changed). Whether packets wait for their vector (packets.search.vectors.waiting),
+        asked in the same statement."""
         with self.lock:
             if time.monotonic() - self.loaded > RELOAD:
                 self.clear()
                 self.loaded = time.monotonic()
             looked, self.looked = self.looked, timezone.now()
-            stored = Packet.objects.filter(embedding__isnull=False)
-            if looked is not None:
-                written = stored.filter(embedded_at__gte=looked - OVERLAP).values_list("id", "embedded_at")
-                changed = [packet_id for packet_id, at in written if self.written.get(packet_id) != at]
-                if not changed:
-                    return
-                stored = stored.filter(id__in=changed)
-            self.take(list(stored.values_list("id", "embedding", "embedded_at", "team_id", "owner_id")))
+            stored = Packet.objects.filter(embedding__isnull=False).order_by()
+            if looked is None:
+                self.take(list(stored.values_list(*ROW)))
+                return vectors.waiting_packets().exists()
+            # One statement: the vectors written since the last look, and the packets that wait
+            # for theirs (as few as the vector threads leave: they embed them within a second).
+            written = Q(embedding__isnull=False, embedded_at__gte=looked - OVERLAP)
+            found = (
+                Packet.objects.filter(written | vectors.waiting_condition())
+                .order_by()
+                .annotate(waits=ExpressionWrapper(Q(embedding__isnull=True), output_field=BooleanField()))
+                .values_list("id", "embedded_at", "waits")
+            )
+            changed, waits = [], False
+            for packet_id, at, waiting_row in found:
+                if waiting_row:
+                    waits = True
+                elif self.written.get(packet_id) != at:
+                    changed.append(packet_id)
+            if changed:
+                self.take(list(stored.filter(id__in=changed).values_list(*ROW)))
+            return waits
 
     def take(self, found) -> None:
         """Rows (id, vector, embedded_at, team_id, owner_id), new or replacing a packet's row."""

@@ -17,7 +17,7 @@ from packets.models import (
     readable_sql,
     team_readable_sql,
 )
-from packets.search import embedding, fusion, keyword, semantic, vectors
+from packets.search import fusion, keyword, meaning
 from packets.search.hits import Hit, marked, snippet
 from packets.search.query import PACKET_ID, parse
 from packets.selectors import packet_get
@@ -53,37 +53,39 @@ def search_packets(
     `mode` (one of MODES) says how the others are found: by their words (web-search syntax), by
     meaning, or both fused. A packet the secret scan holds back from the viewer (HELD) is found by
     its id only, never by what it says, and comes with its goal HELD_GOAL and no snippet."""
-    if not embedding.enabled():
+    if not meaning.enabled():
         mode = "keyword"
     query = parse(text)
     scope_sql, scope_params = _scope(viewer, team_name=team_name, personal=personal, tag=tag, project=project)
     held, held_params = held_sql("p", viewer)
     content = f"{scope_sql} AND NOT {held}", [*scope_params, *held_params]
     found: dict[str, tuple[Packet, float, tuple[str, ...]]] = {}
+    shared = None  # the ids shared with the viewer, when known
     if PACKET_ID.fullmatch(text.strip()):
         for packet in keyword.by_id(text.strip(), scope_sql, scope_params, (held, held_params), limit):
             found[packet.id] = (held_out(packet), 1.0, ("keyword",))
     if mode == "keyword":
         ranked = [(packet, packet.score, ("keyword",)) for packet in keyword.by_text(query, *content, limit)]
     else:
-        within = semantic.reach(viewer, team_name=team_name, personal=personal)
-        ranked = _by_meaning(text, content, within, limit=limit, fused=mode == "hybrid")
+        reach = {"viewer": viewer, "team_name": team_name, "personal": personal}
+        ranked, shared = _by_meaning(text, content, reach, limit=limit, fused=mode == "hybrid")
     for packet, score, matched in ranked:
         packet.held = False
         found.setdefault(packet.id, (packet, score, matched))
     if not found and team_name is not None:
         team_get_for_member(viewer=viewer, name=team_name)  # nothing found: is it the team's 404?
-    return _hits(viewer, list(found.values())[:limit], stems=query.wanted_stems)
+    return _hits(viewer, list(found.values())[:limit], stems=query.wanted_stems, shared=shared)
 
 
 def related_packets(*, viewer, packet_id: str, limit: int = RELATED_DEFAULT_LIMIT) -> list[Hit]:
     """The packets the viewer may read nearest in meaning to the packet `packet_id`, best first,
     itself left out. The packet is read as a pull reads it: NotFound when the viewer may not read
     it, Held when the secret scan holds it back from them."""
-    if not embedding.enabled():
+    if not meaning.enabled():
         raise BadRequest(SEMANTIC_OFF)
+    from packets.search import embedding, semantic  # numpy: loaded only with the feature on (meaning)
+
     packet = packet_get(viewer=viewer, packet_id=packet_id)
-    vectors.catch_up()
     stored = packet.embedding
     vector = embedding.from_bytes(bytes(stored) if stored else embedding.packet_vector(json.loads(packet.body)))
     sql, params = content_readable_sql("p", viewer)
@@ -95,14 +97,16 @@ def related_packets(*, viewer, packet_id: str, limit: int = RELATED_DEFAULT_LIMI
     best = [(rows[packet_id], max(score, 0.0), ("semantic",)) for packet_id, score in nearest if packet_id in rows]
     for found, _, _ in best:
         found.held = False
-    return _hits(viewer, best, stems=set())
+    return _hits(viewer, best, stems=set(), shared=within.packet_ids)
 
 
-def _by_meaning(text: str, content: tuple[str, list], within, *, limit: int, fused: bool) -> list[tuple]:
-    """The best `limit` packets within reach (semantic.Reach) passing the `content` condition, by
-    meaning alone, or (`fused`) by meaning and by their words, the two rankings fused: (packet,
-    score, matched) each."""
-    vectors.catch_up()
+def _by_meaning(text: str, content: tuple[str, list], reach: dict, *, limit: int, fused: bool) -> tuple[list, tuple]:
+    """The best `limit` packets within reach (semantic.reach's arguments) passing the `content`
+    condition, by meaning alone, or (`fused`) by meaning and by their words, the two rankings fused:
+    (packet, score, matched) each; and the ids of the packets shared with the viewer."""
+    from packets.search import embedding, semantic  # numpy: loaded only with the feature on (meaning)
+
+    within = semantic.reach(**reach)
     wanted = max(limit, CANDIDATES) if fused else limit
     vector = embedding.text_vector(text)
     by_meaning = semantic.nearest(
@@ -110,14 +114,15 @@ def _by_meaning(text: str, content: tuple[str, list], within, *, limit: int, fus
     )
     if not fused:
         rows = _rows([packet_id for packet_id, _ in by_meaning])
-        return [
-            (rows[packet_id], max(score, 0.0), ("semantic",)) for packet_id, score in by_meaning if packet_id in rows
-        ]
-    by_words = keyword.by_text(parse(text), *content, wanted)
-    best = fusion.fuse({"keyword": [p.id for p in by_words], "semantic": [pid for pid, _ in by_meaning]}, limit=limit)
-    rows = {packet.id: packet for packet in by_words}
-    rows.update(_rows([f.id for f in best if f.id not in rows]))
-    return [(rows[f.id], f.score, f.matched) for f in best if f.id in rows]
+        best = [(rows[pid], max(score, 0.0), ("semantic",)) for pid, score in by_meaning if pid in rows]
+        return best, within.packet_ids
+    # Fused, only the ids of each ranking count: the columns are read for the best alone.
+    by_words = keyword.ranked(parse(text), *content, wanted)
+    best = fusion.fuse(
+        {"keyword": [pid for pid, _ in by_words], "semantic": [pid for pid, _ in by_meaning]}, limit=limit
+    )
+    rows = _rows([f.id for f in best])
+    return [(rows[f.id], f.score, f.matched) for f in best if f.id in rows], within.packet_ids
 
 
 def _rows(packet_ids: list[str]) -> dict[str, Packet]:
@@ -132,8 +137,14 @@ def _rows(packet_ids: list[str]) -> dict[str, Packet]:
     return {packet.id: packet for packet in Packet.objects.raw(sql, packet_ids)}
 
 
-def _hits(viewer, best: list[tuple[Packet, float, tuple[str, ...]]], *, stems: set[str]) -> list[Hit]:
-    senders = shared_by(viewer=viewer, packet_ids=[packet.id for packet, _, _ in best]) if best else {}
+def _hits(viewer, best: list[tuple[Packet, float, tuple[str, ...]]], *, stems: set[str], shared=None) -> list[Hit]:
+    """The hits of `best`; `shared`, when given, the ids of every packet shared with the viewer
+    (read in this request): who shared a hit is then asked only if one of them was."""
+    ids = [packet.id for packet, _, _ in best]
+    if shared is not None:
+        shared = set(shared)
+        ids = [packet_id for packet_id in ids if packet_id in shared]
+    senders = shared_by(viewer=viewer, packet_ids=ids) if ids else {}
     return [
         Hit(
             packet=packet,

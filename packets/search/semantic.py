@@ -12,6 +12,7 @@ import numpy as np
 from django.db import connection
 
 from packets.models import READ, Packet, Share
+from packets.search import vectors
 from packets.search.matrix import matrix
 from teams.models import Team
 
@@ -36,14 +37,19 @@ def reach(viewer, *, team_name: str | None = None, personal: bool = False) -> Re
     teams_sql, params = READ.teams_sql(viewer)
     if team_name is not None:
         teams_sql = f"SELECT id FROM {Team._meta.db_table} WHERE name = %s AND id IN ({teams_sql})"
-        params = [team_name, *params]
+        with connection.cursor() as cursor:
+            cursor.execute(teams_sql, [team_name, *params])
+            return Reach(team_ids=tuple(row[0] for row in cursor.fetchall()))
+    # The teams and the shares in one statement: one round trip less for every search.
+    sql = (
+        f"SELECT 'team', team_id FROM ({teams_sql}) teams UNION ALL "
+        f"SELECT 'share', packet_id FROM {Share._meta.db_table} WHERE recipient_id = %s"
+    )
     with connection.cursor() as cursor:
-        cursor.execute(teams_sql, params)
-        team_ids = tuple(row[0] for row in cursor.fetchall())
-    if team_name is not None:
-        return Reach(team_ids=team_ids)
-    shared = Share.objects.filter(recipient_id=viewer.pk).values_list("packet_id", flat=True)
-    return Reach(owner=viewer.pk, team_ids=team_ids, packet_ids=tuple(shared))
+        cursor.execute(sql, [*params, viewer.pk])
+        rows = cursor.fetchall()
+    team_ids = tuple(key for kind, key in rows if kind == "team")
+    return Reach(owner=viewer.pk, team_ids=team_ids, packet_ids=tuple(key for kind, key in rows if kind == "share"))
 
 
 def nearest(
@@ -51,7 +57,11 @@ def nearest(
 ) -> list[tuple[str, float]]:
     """Up to `limit` (packet id, cosine) of the packets within reach that pass `scope_sql`, best
     first, `leave_out` left out."""
-    matrix.refresh()
+    if matrix.refresh():
+        # Packets wait for their vector: embed a few (the thread of the process that pushed would
+        # a moment later), so that a search finds what was pushed just before it.
+        vectors.catch_up()
+        matrix.refresh()
     found: list[tuple[str, float]] = []
     batch: list[tuple[str, float]] = []
     size = max(FIRST_BATCH, limit * 2)

@@ -4,7 +4,6 @@ import logging
 
 from celery import shared_task
 
-from packets.search.vectors import vectors_fill
 from teams.models import Team
 
 EMBED_TASK = "packets.search.tasks.embed_packets"
@@ -20,6 +19,8 @@ def embed_packets(*, missing: bool, team_id=None) -> int:
     if team_id is not None and team is None:
         logger.info("team %s no longer exists; nothing embedded", team_id)
         return 0
+    from packets.search.vectors import vectors_fill  # numpy and the model: only where the task runs
+
     stored = vectors_fill(
         missing=missing, team=team, progress=lambda count: logger.info("ltm_embed: %s packets embedded", count)
     )

@@ -6,28 +6,27 @@ writers' turn for each (packets.sqlite_writers on SQLite), so a push never waits
 pushed packet is found by meaning within a second or so (docs/search.md promises 5). Several
 processes may embed the same packet at once: both store the same vector. On an in-memory SQLite
 database (the tests'), whose connection a thread cannot share, the packet is embedded right after
-the push commits, as Celery runs its tasks eagerly there."""
+the push commits, as Celery runs its tasks eagerly there.
+
+The thread computes each vector once no request of its process is in progress (core.give_way),
+or after GIVE_WAY: a request it ran beside would wait for the interpreter's lock until its batch
+was done, and now waits for one packet's vector at most."""
 
 import logging
 import os
 import threading
 import time
 
-from django.db import close_old_connections, connection, transaction
+from django.db import close_old_connections, connection
 
-from packets.search import embedding, vectors
+from core.give_way import give_way
+from packets.search import vectors
 
 GATHER = 0.25  # seconds between a push and the embedding of its packet
+GIVE_WAY = 0.01  # seconds a packet waits at most for the requests in progress before it is embedded
 PAUSE = 0.002  # seconds between two batches, in which a push waiting for its turn goes first
 
 logger = logging.getLogger(__name__)
-
-
-def embed_after_push(**_signal) -> None:
-    """Connected to packets.signals.packet_pushed: the pushed packet (stored with no vector) is
-    embedded once the push commits."""
-    if embedding.enabled():
-        transaction.on_commit(embed_soon)
 
 
 def embed_soon() -> None:
@@ -41,7 +40,7 @@ def embed_waiting() -> int:
     """Embed every recent packet that waits, a batch to a transaction; how many were stored."""
     stored = 0
     while rows := vectors.waiting():
-        done = vectors.embed_rows(rows)
+        done = vectors.embed_rows(rows, before_each=lambda: give_way(GIVE_WAY))
         stored += done
         if len(rows) < vectors.BATCH or not done:  # none stored: each was pushed again, and woke us again
             break

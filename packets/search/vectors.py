@@ -13,6 +13,7 @@ import json
 from datetime import timedelta
 
 from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from packets.models import Packet
@@ -28,20 +29,31 @@ RECENT = timedelta(days=1)
 def waiting(*, limit: int = BATCH, recent_only: bool = True, team=None) -> list[tuple[str, str, object]]:
     """Up to `limit` packets with no vector, (id, body, pushed_at), oldest push first: only those
     pushed in the last RECENT when `recent_only`, only `team`'s when given."""
-    packets = Packet.objects.filter(embedding__isnull=True)
-    if recent_only:
-        packets = packets.filter(pushed_at__gte=timezone.now() - RECENT)
-    if team is not None:
-        packets = packets.filter(team=team)
+    packets = waiting_packets(recent_only=recent_only, team=team)
     return list(packets.order_by("pushed_at", "id").values_list("id", "body", "pushed_at")[:limit])
 
 
-def embed_rows(rows) -> int:
+def waiting_packets(*, recent_only: bool = True, team=None):
+    """The packets with no vector (see waiting), as a queryset."""
+    packets = Packet.objects.filter(waiting_condition(recent_only=recent_only))
+    return packets if team is None else packets.filter(team=team)
+
+
+def waiting_condition(*, recent_only: bool = True) -> Q:
+    """What a packet waiting for its vector is, as a filter."""
+    condition = Q(embedding__isnull=True)
+    return condition & Q(pushed_at__gte=timezone.now() - RECENT) if recent_only else condition
+
+
+def embed_rows(rows, *, before_each=None) -> int:
     """Compute and store the vectors of `rows` ((id, body, pushed_at)) in one transaction, each
-    only if its packet was not pushed again meanwhile; how many were stored."""
-    computed = [
-        (packet_id, embedding.packet_vector(json.loads(body)), pushed_at) for packet_id, body, pushed_at in rows
-    ]
+    only if its packet was not pushed again meanwhile; how many were stored. `before_each()`, when
+    given, is called before each vector is computed (packets.search.vector_queue gives way there)."""
+    computed = []
+    for packet_id, body, pushed_at in rows:
+        if before_each:
+            before_each()
+        computed.append((packet_id, embedding.packet_vector(json.loads(body)), pushed_at))
     # One statement for the batch: a push may be waiting for the writers' turn this holds.
     fields = [Packet._meta.get_field(name) for name in ("embedding", "embedded_at", "id", "pushed_at")]
     columns = [connection.ops.quote_name(field.column) for field in fields]

@@ -144,7 +144,7 @@ def share_create(
     if created:
         _log(actor=actor, kind=TeamEvent.PACKET_SHARED, share=share)
         packets_changed.send(sender=Packet, actor=actor, lines=[(TeamEvent.PACKET_SHARED, packet.team_id, packet)])
-        _mail_after_commit(share, link(packet.pk) if link else None)
+        share_mail_after_commit(share, link(packet.pk) if link else None)
     elif share.note != note:
         share.note, share.seen_at = note, None
         share.save(update_fields=["note", "seen_at"])
@@ -175,11 +175,12 @@ def _log(*, actor, kind: str, share: Share, team_id=None) -> None:
         team_event_record(team_id=team_id, actor=actor, kind=kind, **detail)
 
 
-def _mail_after_commit(share: Share, url: str | None) -> None:
+def share_mail_after_commit(share: Share, url: str | None = None) -> None:
     """Queue the recipient's mail once the share is committed (a worker must find it), through the
     outbox (core.outbox), which a process dying in between does not lose. A broker that is away
     does not fail the share (the outbox's sweep sends it later); the inbox shows it anyway. The
-    task is named, not imported: packets.sharing.tasks imports this module."""
+    task is named, not imported: packets.sharing.tasks imports this module. A new share here, and
+    one from another hub (federation.inbox)."""
     queue_after_commit(SEND_SHARE_MAIL_TASK, args=(share.pk, url))
 
 

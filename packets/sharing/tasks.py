@@ -9,6 +9,7 @@ from django.core.mail import send_mail
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from packets.sharing import remote
 from packets.sharing.selectors import share_for_mail
 from packets.sharing.services import SEND_SHARE_MAIL_TASK
 
@@ -51,6 +52,7 @@ def send_share_mail(share_id: str, url: str | None = None) -> bool:
         "goal": share.packet.goal,
         "note": share.note,
         "url": _page_link(share.packet_id, url),
+        "origin": remote.origin(share.packet_id),  # shared from another hub: which one
     }
     send_mail(
         subject=f"{share.sender.display_name} shared a packet with you on the ltm hub",

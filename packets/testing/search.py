@@ -4,6 +4,8 @@ the quality tests (and the bench) push."""
 from pathlib import Path
 from urllib.parse import quote
 
+from django.db import connection
+
 from packets.testing import packet_v02
 
 # Written once by tests/make_search_corpus.py; read by the quality tests and the bench.
@@ -26,3 +28,16 @@ def found(api, q, **params):
     response = search(api, q, **params)
     assert response.status_code == 200, response.content
     return [result["id"] for result in response.json()["results"]]
+
+
+def statements_of(call) -> list[tuple[str, list]]:
+    """The statements `call` runs on the default connection, with their parameters."""
+    seen = []
+
+    def capture(execute, sql, params, many, context):
+        seen.append((sql, list(params or [])))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(capture):
+        call()
+    return seen

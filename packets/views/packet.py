@@ -17,7 +17,7 @@ from packets.models import SHARE_NOTE_MAX_LENGTH, Held, Packet
 from packets.pages import detail_url, from_visible_packet
 from packets.publishing.selectors import public_url
 from packets.scan import findings
-from packets.search import embedding
+from packets.search import meaning
 from packets.search.selectors import related_packets
 from packets.sharing import remote
 from packets.sharing.selectors import shares_received
@@ -71,7 +71,7 @@ def packet_detail(request, packet_id):
         "scan": _scan_report(request, packet),
         "clear_reason_max": findings.CLEAR_REASON_MAX_LENGTH,
         # The Related panel: none at all where LTM_SEMANTIC is off.
-        "related": related_packets(viewer=request.user, packet_id=packet.pk) if embedding.enabled() else None,
+        "related": related_packets(viewer=request.user, packet_id=packet.pk) if meaning.enabled() else None,
     }
     return render(request, "packets/detail.html", context)
 

@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from packets.models import Packet
-from packets.search import embedding
+from packets.search import meaning
 from packets.search.tasks import embed_packets
 from teams.models import Team
 
@@ -28,7 +28,7 @@ class Command(BaseCommand):
         parser.add_argument("--timeout", type=float, default=3600, help="seconds to follow it (default: an hour)")
 
     def handle(self, *args, missing=False, team=None, no_wait=False, timeout=3600, **options):
-        if not embedding.enabled():
+        if not meaning.enabled():
             raise CommandError("recall by meaning is off on this hub (LTM_SEMANTIC=off): nothing to embed")
         scope = None
         if team:

@@ -23,14 +23,26 @@ def test_the_model_loads_from_the_wheel_without_the_network(monkeypatch):
 
 
 def test_the_vectors_are_wordllamas_own(monkeypatch):
-    """The hub reads WordLlama's files itself (embedding._Model); what it computes must stay what
-    WordLlama computes, given the package's folder as its cache and no download."""
+    """The hub reads WordLlama's files itself (embedding._Model); what it computes, pooled as
+    WordLlama pools (a plain mean), must stay what WordLlama computes, given the package's folder as
+    its cache and no download."""
     from wordllama import WordLlama
 
     folder = Path(importlib.util.find_spec("wordllama").origin).parent
     wordllama = WordLlama.load(config="l2_supercat", dim=256, cache_dir=folder, disable_download=True)
     texts = ["Stop pytest-xdist workers from deadlocking", "é ü ∑ 🙂 accents", ""]
-    assert np.allclose(embedding.model().embed(texts), wordllama.embed(texts), atol=1e-6)
+    assert np.allclose(embedding.model().embed(texts, weighted=False), wordllama.embed(texts), atol=1e-6)
+
+
+def test_a_text_leans_to_its_rare_words_more_than_a_plain_mean_would():
+    """Tokens weigh the log of one plus their id, their rank in the tokenizer's vocabulary (most
+    frequent first): the words most texts share count for less than those that tell a text apart."""
+    model = embedding.model()
+    text, rare, common = "we then ran the migration again", "migration", "we then ran again"
+    weighted, plain = (model.embed([text, rare, common], weighted=w) for w in (True, False))
+    weighted, plain = (v / np.linalg.norm(v, axis=1, keepdims=True) for v in (weighted, plain))
+    assert weighted[0] @ weighted[1] > plain[0] @ plain[1]
+    assert weighted[0] @ weighted[2] < plain[0] @ plain[2]
 
 
 def test_the_model_is_loaded_once_per_process():

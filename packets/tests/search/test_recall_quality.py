@@ -10,9 +10,9 @@ What must hold, in hybrid mode (the default): rare-word queries first (0.9 of th
 nDCG@10 (a query's packet and its pair both relevant) at least both single modes', and the
 paraphrase recall@5 and pairs in each other's top 3 of `related` that the model reaches. The
 issue asks 0.80 of the paraphrases and every pair, which on this set only a transformer reached,
-and none runs within the hub's means (a maintained library, the $5 VPS profile's memory);
+and none runs within the hub's means (the $5 VPS profile's memory, the CPU a push may cost);
 docs/search.md has each candidate's figures, and these floors keep what the chosen model reaches
-from slipping."""
+from slipping (bench/recall_eval.py prints the figures of other ways to average its token vectors)."""
 
 import json
 import math
@@ -29,7 +29,7 @@ from packets.services import packet_push
 pytestmark = pytest.mark.django_db
 
 RARE_WORDS_FIRST = 0.9
-PARAPHRASE_RECALL_AT_5 = 0.5  # the issue asks 0.80 (see above)
+PARAPHRASE_RECALL_AT_5 = 0.55  # the issue asks 0.80 (see above)
 PAIRS_IN_TOP_3 = 0.9  # the issue asks every pair (see above)
 
 HERE = Path(__file__).resolve().parent

@@ -10,6 +10,7 @@ from django.db import connection
 from core.testing import require_postgresql
 from packets.search import selectors as search
 from packets.testing import packet_v02, store_directly
+from packets.testing.search import statements_of
 
 pytestmark = pytest.mark.django_db
 
@@ -17,18 +18,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _postgresql_only():
     require_postgresql("generic plans of prepared statements are PostgreSQL's")
-
-
-def statements_of(call) -> list[tuple[str, list]]:
-    seen = []
-
-    def capture(execute, sql, params, many, context):
-        seen.append((sql, list(params or [])))
-        return execute(sql, params, many, context)
-
-    with connection.execute_wrapper(capture):
-        call()
-    return seen
 
 
 def generic_plan(sql: str, params: list) -> str:

@@ -178,3 +178,19 @@ def test_past_exact_rows_the_nearest_by_signs_come_first_and_every_row_once(monk
     assert ranked[0][0] == "p42" and len(ranked) == 300 == len({p for p, _ in ranked})
     shortlist = [score for _, score in ranked[:20]]
     assert shortlist == sorted(shortlist, reverse=True)  # the cosines of a window, best first
+
+
+@pytest.mark.django_db
+def test_the_thread_gives_way_before_each_packet_it_embeds(alice, monkeypatch):
+    """vector_queue: each vector is computed once no request of the process is in progress
+    (core.give_way), so that a request waits for one packet's vector at most, not a batch's."""
+    from packets.search import vector_queue
+
+    steps = []
+    monkeypatch.setattr(vector_queue, "give_way", lambda at_most: steps.append(("give way", at_most)))
+    vector = embedding.packet_vector
+    monkeypatch.setattr(embedding, "packet_vector", lambda packet: steps.append("embed") or vector(packet))
+    for goal in (XDIST, "Invoice totals off by a cent"):
+        packet_push(actor=alice, packet=packet_v02(goal=goal))
+    assert embed_waiting() == 2
+    assert steps == [("give way", vector_queue.GIVE_WAY), "embed"] * 2
