@@ -53,3 +53,25 @@ def test_the_thread_answering_a_request_does_not_wait_for_itself():
     finally:
         module.request_finished()
     assert give_way(0) is True
+
+
+def test_a_request_that_comes_in_while_the_caller_lets_it_in_is_waited_for(monkeypatch):
+    started, finish = threading.Event(), threading.Event()
+
+    def answer():
+        module.request_started()
+        started.set()
+        finish.wait(timeout=30)
+        module.request_finished()
+
+    servers = []
+
+    def a_request_comes_in(seconds):
+        assert seconds == module.LET_IN
+        servers.append(in_a_thread(answer))
+        started.wait(timeout=30)
+
+    monkeypatch.setattr(module.time, "sleep", a_request_comes_in)
+    assert give_way(0) is False
+    finish.set()
+    servers[0].join()
