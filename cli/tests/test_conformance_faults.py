@@ -169,3 +169,10 @@ def test_the_same_seed_sends_the_same_requests():
     first, again = fuzz.Generator(9).requests(50), fuzz.Generator(9).requests(50)
     assert first == again
     assert first != fuzz.Generator(10).requests(50)
+
+
+@pytest.mark.parametrize("seed", [38, 40])
+def test_a_decision_mutated_into_a_string_is_mutated_no_further(seed):
+    # These seeds first turn a packet's decisions into a list of strings, then pick the first
+    # decision to mutate again: the generator must not raise (the kit would stop with no report).
+    assert len(fuzz.Generator(seed).requests(2000)) == 2000

@@ -152,8 +152,8 @@ class Generator:
         elif choice == 3:
             limit = properties["properties"][name].get("maxLength", 1024)
             packet[name] = "z" * (limit + self.random.choice([0, 1, 100]))
-        elif choice == 4 and isinstance(packet.get("decisions"), list) and packet["decisions"]:
-            packet["decisions"][0][self.random.choice(["what", "why", "locked", "extra"])] = self.random.choice(
+        elif choice == 4 and _first_decision(packet) is not None:
+            _first_decision(packet)[self.random.choice(["what", "why", "locked", "extra"])] = self.random.choice(
                 _HOSTILE_VALUES
             )
         else:
@@ -262,6 +262,14 @@ class Generator:
         return Hostile(
             "POST", "/oauth/token", {"Content-Type": "application/x-www-form-urlencoded"}, body, who="nobody"
         )
+
+
+def _first_decision(packet: dict) -> dict | None:
+    """The packet's first decision, when an earlier mutation has left it an object."""
+    decisions = packet.get("decisions")
+    if isinstance(decisions, list) and decisions and isinstance(decisions[0], dict):
+        return decisions[0]
+    return None
 
 
 def run(runner: Runner, count: int, seed: int) -> list[Result]:
