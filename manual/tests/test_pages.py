@@ -2,6 +2,8 @@
 do, the tutorials and how-to guides stay free of the hub's internals, and the settings reference,
 which cannot be generated, still names every variable the code reads."""
 
+import functools
+import posixpath
 import re
 
 import pytest
@@ -34,16 +36,37 @@ def test_every_page_opens_with_what_the_reader_will_be_able_to_do(page):
 
 
 # What a person following a tutorial or a how-to guide never needs: the hub's modules (a dotted
-# name in code, or a file), its tests, or the RFCs its code implements.
-MODULE = re.compile(
-    r"(?!hub\.(?:example|crt|key)\b)(?:core|hub|accounts|oauth|teams|packets|mcp_remote|connect|manual|ops|webhooks|ltm)(?:\.[a-z_]+)+"
+# name in code, or a Python file other than the ones at the top of the repository, which a person
+# runs), its tests, its constants, or the RFCs its code implements.
+PACKAGES = sorted(
+    {init.parent.name for init in ROOT.glob("*/__init__.py")}
+    | {init.parent.name for init in (ROOT / "cli" / "ltm").glob("*/__init__.py")}
+    | {"ltm"}
 )
+MODULE = re.compile(rf"(?!hub\.(?:example|crt|key)\b)(?:{'|'.join(PACKAGES)})(?:\.[a-z_]+)+")
+CONSTANT_OF_A_MODULE = re.compile(r"[a-z_]+(?:\.[a-z_]+)*\.[A-Z][A-Z0-9_]+")
 INTERNALS = re.compile(r"\b[\w/]+/\w+\.py\b|\btest_\w+|\btests?/|\bRFC ?\d+")
+PYTHON_FILE = re.compile(r"\b(\w+)\.py\b")
+
+
+@functools.cache
+def _constants() -> frozenset[str]:
+    """The upper-case names the code assigns at module level, less those a reader sets: the
+    variables the settings and the client's reference describe."""
+    code = (path for path in ROOT.rglob("*.py") if not {".venv", "tests", "node_modules"} & set(path.parts))
+    assigned = {
+        name for path in code for name in re.findall(r"^([A-Z][A-Z0-9_]{2,})\s*[:=]", path.read_text("utf-8"), re.M)
+    }
+    described = (DOCS / "configuration.md").read_text("utf-8") + (DOCS / "reference" / "client.md").read_text("utf-8")
+    return frozenset(assigned - set(re.findall(r"`([A-Z][A-Z0-9_]{2,})`", described)))
 
 
 def _internals(text: str) -> list[str]:
-    dotted = [span for span in re.findall(r"`([^`]+)`", text) if MODULE.fullmatch(span.split("(")[0])]
-    return dotted + INTERNALS.findall(text)
+    spans = [span.split("(")[0] for span in re.findall(r"`([^`]+)`", text)]
+    dotted = [span for span in spans if MODULE.fullmatch(span) or CONSTANT_OF_A_MODULE.fullmatch(span)]
+    constants = [span for span in spans if span in _constants()]
+    files = [found for found in PYTHON_FILE.findall(text) if not (ROOT / f"{found}.py").is_file()]
+    return dotted + constants + files + INTERNALS.findall(text)
 
 
 @pytest.mark.parametrize("page", _part("Tutorials") + _part("How-to guides"))
@@ -53,7 +76,16 @@ def test_tutorials_and_how_to_guides_name_no_internals(page):
 
 
 def test_the_internals_pattern_catches_what_it_should():
-    for internal in ("`oauth.server.redirect_uri_problem`", "packets/models/rights.py", "tests/e2e", "RFC 8628"):
+    for internal in (
+        "`oauth.server.redirect_uri_problem`",
+        "`tool_calls.ANSWERS`",
+        "`LOCAL_TOOLS`",
+        "`federation.inbox`",
+        "packets/models/rights.py",
+        "the rules are in rights.py",
+        "tests/e2e",
+        "RFC 8628",
+    ):
         assert _internals(internal), internal
     for fine in (
         "ltm save packet.json",
@@ -61,6 +93,9 @@ def test_the_internals_pattern_catches_what_it_should():
         "`hub.example.com`",
         "`make run PORT=8080`",
         "`python web.py`",
+        "`manage.py ltm_token alice`",
+        "`LTM_EXTERNAL_URL`",
+        "`ALLOWED_HOSTS`",
     ):
         assert not _internals(fine), fine
 
@@ -72,6 +107,15 @@ def test_the_manual_has_the_four_parts_and_a_landing_page_for_each():
     for title, folder in zip(titles[1:], ("tutorials", "how-to", "reference", "explanation"), strict=True):
         assert _part(title)[0] == f"{folder}/index.md", title
         assert f"({folder}/index.md)" in landing, folder
+
+
+@pytest.mark.parametrize("title", ["Tutorials", "How-to guides", "Reference", "Explanation"])
+def test_each_parts_landing_page_links_every_page_of_its_part(title):
+    landing, *pages = _part(title)
+    folder = posixpath.dirname(landing)
+    links = re.findall(r"\]\(([^)#]+)", (DOCS / landing).read_text("utf-8"))
+    linked = {posixpath.normpath(posixpath.join(folder, link)) for link in links}
+    assert [page for page in pages if page not in linked] == [], f"docs/{landing}"
 
 
 # Every variable the settings, the web server and the proxy read from the environment.

@@ -55,8 +55,8 @@ class _Model:
     process of the machine, and the kernel may drop them under pressure (they are the file's).
     WordLlama.load() would read them into memory as float32, import requests and its pydantic
     configuration, and look for its tokenizer in a folder the wheel does not have, then download
-    it: more than the hub's smallest profile has to spare (README: where the hub goes around a
-    library). The file's layout is the safetensors format's: an 8-byte little-endian length, a
+    it: more than the hub's smallest profile has to spare (docs/explanation/trade-offs.md: where
+    the hub goes around a library). The file's layout is the safetensors format's: an 8-byte little-endian length, a
     JSON header of that length naming each tensor's dtype, shape and byte range, then the data."""
 
     def __init__(self):
