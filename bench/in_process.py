@@ -6,9 +6,9 @@ backend, from /proc/<pid>/stat).
 
 Under wrk the CPU per call also holds what the server, wrk and the other processes on the same
 cores cost each other. Here the calls run one at a time, in batches, and each call's cheapest
-batch is kept. A busy spell of a shared machine still raises every figure of a pass (by up to a
-third); the ratio of each call to healthz, measured in the same pass, moves much less: that is
-the figure to compare across runs and machines.
+batch is kept. A busy spell of a shared machine still raises every figure of a pass; the ratio
+of each call to healthz, measured in the same pass, moves much less: that is the figure to
+compare across runs and machines.
 
 roundtrips.py runs its calls with the same `caller()`.
 """

@@ -75,7 +75,7 @@ def report() -> None:
     from django.db import connection
 
     from packets.search import embedding
-    from packets.tests.search.test_recall_quality import PACKETS, QUERIES
+    from packets.testing.search import PACKETS, QUERIES
 
     by_words = keyword_rankings()
     print(f"recall by meaning on {connection.vendor}, {len(PACKETS)} packets, {len(QUERIES)} queries")
@@ -93,7 +93,7 @@ def keyword_rankings() -> dict[str, list[str]]:
     from packets.models import Packet
     from packets.search import selectors
     from packets.services import packet_push
-    from packets.tests.search.test_recall_quality import PACKETS, QUERIES
+    from packets.testing.search import PACKETS, QUERIES
 
     call_command("migrate", verbosity=0)
     viewer, _ = user_upsert(username="recall-eval")
@@ -114,7 +114,7 @@ def keyword_rankings() -> dict[str, list[str]]:
 def measure(packet_vector, query_vector, by_words: dict[str, list[str]]) -> str:
     """One candidate's figures, as a line."""
     from packets.search import fusion, selectors
-    from packets.tests.search.test_recall_quality import PACKETS, QUERIES, TWIN, ndcg10
+    from packets.testing.search import PACKETS, QUERIES, TWIN, ndcg10
 
     ids = [packet["id"] for packet in PACKETS]
     packet_vector(PACKETS[0])  # the model's pages read in before the clock starts

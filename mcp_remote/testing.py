@@ -6,7 +6,7 @@ import json
 
 from django.test import Client
 
-from cli.tests.helpers import run_async
+from cli.testing import run_async
 
 PROTOCOL = "2025-11-25"
 HEADERS = {"HTTP_ACCEPT": "application/json, text/event-stream", "HTTP_MCP_PROTOCOL_VERSION": PROTOCOL}

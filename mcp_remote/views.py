@@ -61,8 +61,8 @@ def endpoint(request):
     if int(declared) > limit:
         return _rpc_error(413, f"request body is {declared} bytes; the maximum is {limit} bytes")
 
-    # The SDK (about 30 MB with pydantic and starlette) loads on a process's first /mcp call, so
-    # web processes that never serve MCP do not carry it.
+    # The SDK (with pydantic and starlette: bench/README.md has its memory) loads on a process's
+    # first /mcp call, so web processes that never serve MCP do not carry it.
     from mcp_remote.server import respond
 
     caller = Caller(user=user, scopes=bearer.scopes, token=bearer_from_header(request), request=request)

@@ -5,6 +5,7 @@ import re
 import subprocess
 import sys
 
+from cli.testing import fresh_packet, mcp_env, packet_with_a_secret, run_session, text, two_packet_thread
 from ltm import verbs
 from ltm.main import main
 from ltm.protocol.packet import example_packet, schema
@@ -12,7 +13,6 @@ from ltm.protocol.resume import render_resume
 from ltm.protocol.tokens import token_identity
 
 from .command_line import write_packet
-from .helpers import fresh_packet, mcp_env, packet_with_a_secret, run_session, text, two_packet_thread
 
 TOOLS = {
     "save",

@@ -8,7 +8,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client, override_settings
 
-from cli.tests.helpers import fresh_packet, packet_with_a_secret, two_packet_thread
+from cli.testing import fresh_packet, packet_with_a_secret, two_packet_thread
 from ltm.protocol.packet import example_packet
 from ltm.protocol.tools import TOOLS
 from mcp_remote.testing import PROTOCOL, call, rpc

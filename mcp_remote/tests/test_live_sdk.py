@@ -9,7 +9,7 @@ import re
 import pytest
 
 from accounts.services import api_token_create, api_token_revoke
-from cli.tests.helpers import fresh_packet, packet_with_a_secret, text
+from cli.testing import fresh_packet, packet_with_a_secret, text
 from ltm.protocol.packet import example_packet
 from ltm.protocol.resume import render_resume
 from ltm.protocol.tools import TOOLS

@@ -28,7 +28,7 @@ import pytest
 from mcp.client.auth import PKCEParameters
 
 from accounts.models import User
-from cli.tests.helpers import text
+from cli.testing import text
 from mcp_remote.testing import public_client, session
 from packets.models import Packet
 

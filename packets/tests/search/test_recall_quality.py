@@ -14,10 +14,6 @@ and none runs within the hub's means (the $5 VPS profile's memory, the CPU a pus
 docs/search.md has each candidate's figures, and these floors keep what the chosen model reaches
 from slipping (bench/recall_eval.py prints the figures of other ways to average its token vectors)."""
 
-import json
-import math
-from pathlib import Path
-
 import pytest
 from django.db import connection
 
@@ -25,18 +21,13 @@ from packets.search import selectors
 from packets.search.query import STOP_WORDS, WORD, stem
 from packets.search.vector_queue import embed_waiting
 from packets.services import packet_push
+from packets.testing.search import PACKETS, PAIRS, QUERIES, TWIN, ndcg10
 
 pytestmark = pytest.mark.django_db
 
 RARE_WORDS_FIRST = 0.9
 PARAPHRASE_RECALL_AT_5 = 0.55  # the issue asks 0.80 (see above)
 PAIRS_IN_TOP_3 = 0.9  # the issue asks every pair (see above)
-
-HERE = Path(__file__).resolve().parent
-PACKETS = [json.loads(line) for line in (HERE / "recall_eval_packets.jsonl").read_text().splitlines()]
-EVAL = json.loads((HERE / "recall_eval_queries.json").read_text())
-QUERIES, PAIRS = EVAL["queries"], EVAL["pairs"]
-TWIN = {a: b for a, b in PAIRS} | {b: a for a, b in PAIRS}
 
 
 def words(value) -> set[str]:
@@ -71,12 +62,6 @@ def viewer(alice):
 
 def found(viewer, text: str, mode: str) -> list[str]:
     return [hit.packet.id for hit in selectors.search_packets(viewer=viewer, text=text, mode=mode, limit=10)]
-
-
-def ndcg10(ranking: list[str], target: str) -> float:
-    relevant = {target, TWIN[target]} if target in TWIN else {target}
-    gain = sum(1 / math.log2(rank + 2) for rank, packet_id in enumerate(ranking[:10]) if packet_id in relevant)
-    return gain / sum(1 / math.log2(rank + 2) for rank in range(len(relevant)))
 
 
 def figures(viewer, mode: str) -> dict:

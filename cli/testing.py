@@ -1,6 +1,6 @@
-"""Helpers of the tests that speak MCP, the client's (`ltm mcp`) and the hub's (/mcp, which imports
-them from here): a coroutine run apart from any running event loop, a session with `ltm mcp` as a
-subprocess, a tool result's text, and the packets the tests save."""
+"""Helpers of the tests that speak MCP, the client's (`cli/tests`: `ltm mcp`) and the hub's
+(`mcp_remote`: /mcp, and the browser tests): a coroutine run apart from any running event loop, a
+session with `ltm mcp` as a subprocess, a tool result's text, and the packets the tests save."""
 
 import asyncio
 import os
