@@ -17,7 +17,7 @@ import os
 import threading
 import time
 
-from django.db import close_old_connections, connection
+from django.db import connection, connections
 
 from core.give_way import give_way
 from packets.search import vectors
@@ -73,7 +73,9 @@ class _Embedder:
                 # They still wait: the next push's wake, or ltm_embed, embeds them.
                 logger.exception("search vectors: the waiting packets were not embedded")
             finally:
-                close_old_connections()
+                # This thread's connection, closed while it sleeps: a connection kept open would
+                # hold a PostgreSQL session (and keep a test database from being dropped).
+                connections.close_all()
 
 
 _embedder = _Embedder()

@@ -155,3 +155,50 @@ def test_rotating_shows_a_new_secret_once(alice_api):
     assert rotated.json()["secret"].startswith("whsec_") and rotated.json()["secret"] != made["secret"]
     stored = Webhook.objects.get(pk=made["id"])
     assert secret_open(stored.previous_secret) == made["secret"] and stored.previous_until is not None
+
+
+@pytest.mark.django_db
+def test_the_teams_log_names_each_change_and_removal_by_host(api_as, alice):
+    make_team(alice, "alpha")
+    api = api_as(alice)
+    secret_url = "http://127.0.0.1:9/services/T0/B0/credential"
+    hook = api.post("/v1/webhooks", {"url": secret_url, "events": ["member.joined"], "team": "alpha"}).json()["id"]
+
+    patch(api, f"/v1/webhooks/{hook}", {"events": ["member.left"], "active": False, "description": "chat"})
+    api.post(f"/v1/webhooks/{hook}/rotate")
+    api.delete(f"/v1/webhooks/{hook}")
+
+    lines = TeamEvent.objects.filter(kind__startswith="webhook.").order_by("created_at", "pk")
+    assert [line.kind for line in lines] == [
+        TeamEvent.WEBHOOK_ADDED,
+        TeamEvent.WEBHOOK_CHANGED,
+        TeamEvent.WEBHOOK_CHANGED,
+        TeamEvent.WEBHOOK_REMOVED,
+    ]
+    assert lines[1].detail["changed"] == "active, description, events" and lines[2].detail["changed"] == "secret"
+    assert all(line.actor == alice and line.detail["host"] == "127.0.0.1" for line in lines)
+    assert "credential" not in json.dumps([line.detail for line in lines] + [line.summary for line in lines])
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"events": None},
+        {"events": [1]},
+        {"events": "packet.created"},
+        {"events": ["member.joined"]},
+        {"url": 5},
+        {"url": "http://127.0.0.1:9/" + "x" * 2000},
+        {"active": "maybe"},
+        {"description": "x" * 201},
+        ["active", False],
+    ],
+)
+def test_a_bad_change_is_a_400_and_changes_nothing(alice_api, change):
+    made = alice_api.post("/v1/webhooks", {"url": HOOK, "events": ["packet.created"]}).json()
+
+    answer = patch(alice_api, f"/v1/webhooks/{made['id']}", change)
+
+    assert answer.status_code == 400, answer.content
+    assert alice_api.get(f"/v1/webhooks/{made['id']}").json() == {k: v for k, v in made.items() if k != "secret"}

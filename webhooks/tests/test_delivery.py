@@ -46,6 +46,25 @@ def test_a_ping_verifies_with_the_standard_webhooks_library(api_as, alice, commi
 
 
 @pytest.mark.django_db
+def test_a_delivery_sent_again_keeps_its_webhook_id_and_body(api_as, alice, committed):
+    api = api_as(alice)
+    with Receiver() as receiver:
+        made = api.post("/v1/webhooks", {"url": receiver.url, "events": ["packet.created"]}).json()
+        pinged = committed(api.post, f"/v1/webhooks/{made['id']}/ping").json()
+        receiver.wait_for(1)
+        again = committed(api.post, f"/v1/webhooks/{made['id']}/deliveries/{pinged['id']}/redeliver")
+        first, second = receiver.wait_for(2)
+
+    assert again.status_code == 202 and again.json()["id"] == pinged["id"]
+    assert first.headers["webhook-id"] == second.headers["webhook-id"] == pinged["id"]
+    assert first.body == second.body and second.verified(made["secret"])["type"] == "webhook.ping"
+    [delivery] = api.get(f"/v1/webhooks/{made['id']}/deliveries").json()["deliveries"]
+    assert delivery["status"] == "delivered" and delivery["attempts"] == 1
+    unknown = api.post(f"/v1/webhooks/{made['id']}/deliveries/msg_unknown/redeliver")
+    assert unknown.status_code == 404
+
+
+@pytest.mark.django_db
 def test_a_500_then_a_200_is_retried_with_the_same_webhook_id(alice, committed):
     with Receiver(Answer(500)) as receiver:
         webhook, secret = make_webhook(alice, receiver.url)

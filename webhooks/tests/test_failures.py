@@ -14,6 +14,7 @@ from teams.testing import make_team
 from webhooks.delivery import PER_SECOND, RESPONSE_BYTES, SCHEDULE, delivery_attempt
 from webhooks.models import OFF_FAILING, OFF_GONE, Delivery, Webhook
 from webhooks.services import webhook_ping
+from webhooks.tasks import deliveries_prune_task
 from webhooks.testing import Answer, Receiver, make_webhook, retries_fall_due
 
 
@@ -171,3 +172,17 @@ def test_more_than_ten_a_second_wait_their_turn(alice, ping):
     waiting.refresh_from_db()
     assert waiting.attempts == 0 and waiting.status == Delivery.PENDING and waiting.turn == 1
     assert len(receiver.calls) == 1  # the ping only
+
+
+@pytest.mark.django_db
+def test_the_delivery_log_keeps_thirty_days(alice, settings):
+    webhook, _ = make_webhook(alice, "http://127.0.0.1:9/hook")
+    now = timezone.now()
+    for name, age in (("msg_old", timedelta(days=30, minutes=1)), ("msg_recent", timedelta(days=29, hours=23))):
+        Delivery.objects.create(id=name, webhook=webhook, event="webhook.ping", body="{}", created_at=now - age)
+
+    assert deliveries_prune_task() == 1
+    assert list(Delivery.objects.values_list("pk", flat=True)) == ["msg_recent"]
+    # beat runs the pruning daily, and the sweep that sends the retries as they fall due
+    tasks = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert {"webhooks.tasks.deliveries_prune", "webhooks.tasks.deliveries_sweep"} <= tasks

@@ -4,6 +4,8 @@ carries the packet's body; a flagged packet's goal does not leave."""
 
 import pytest
 
+from packets.models import ScanRun
+from packets.scan.rescan import scan_run_perform
 from packets.services import packet_move, packet_push
 from packets.testing import packet_v02
 from teams.testing import make_team
@@ -94,6 +96,26 @@ def test_a_flagged_packet_is_told_by_its_id_and_its_clearing_too(api_as, alice, 
     assert flagged["type"] == "packet.flagged" and flagged["data"]["goal"] == ""
     assert TOKEN not in receiver.calls[0].body.decode() and TOKEN[4:12] not in receiver.calls[0].body.decode()
     assert cleared["type"] == "finding.cleared" and cleared["data"]["id"] == leaky["id"]
+
+
+@pytest.mark.django_db
+def test_a_rescan_that_flags_a_stored_packet_tells_it(alice, django_capture_on_commit_callbacks, settings):
+    """A pattern added after the push: the rescan flags the packet, and its webhook hears
+    packet.flagged from the hub itself, without the goal that holds the secret."""
+    settings.LTM_SECRET_SCAN = "off"
+    leaky = packet_v02(goal=f"deploy with {TOKEN}")
+    with Receiver() as receiver:
+        _, secret = make_webhook(alice, receiver.url, events=["packet.flagged"])
+        with django_capture_on_commit_callbacks(execute=True):
+            packet_push(actor=alice, packet=leaky)
+        settings.LTM_SECRET_SCAN = "flag"
+        with django_capture_on_commit_callbacks(execute=True):
+            scan_run_perform(run_id=ScanRun.objects.create().pk)
+        [call] = receiver.wait_for(1)
+
+    told = call.verified(secret)
+    assert told["type"] == "packet.flagged" and told["data"]["id"] == leaky["id"]
+    assert told["data"]["goal"] == "" and told["data"]["who"] is None and TOKEN not in call.body.decode()
 
 
 @pytest.mark.django_db
