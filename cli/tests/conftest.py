@@ -3,8 +3,8 @@ with the client signed in to it (live.py)."""
 
 import pytest
 
-from .command_line import numbered, out_of, packet_with, write_packet
-from .live import LiveHub, hub_missing
+from cli.testing.command_line import numbered, out_of, packet_with, write_packet
+from cli.testing.live import LiveHub, hub_missing
 
 
 @pytest.fixture

@@ -2,8 +2,8 @@
 
 import json
 
-from .command_line import out_of, run
-from .stub import Stub
+from cli.testing.command_line import out_of, run
+from cli.testing.stub import Stub
 
 
 def test_account_set_name_is_what_teammates_see(hub, capsys):

@@ -7,10 +7,9 @@ import json
 
 import pytest
 
+from cli.testing.command_line import run
+from cli.testing.stub import Stub
 from ltm.main import main
-
-from .command_line import run
-from .stub import Stub
 
 
 def test_auth_with_a_pasted_token(hub, config_dir, monkeypatch, capsys):

@@ -10,11 +10,10 @@ import pytest
 
 import ltm
 import ltm.device
+from cli.testing.command_line import run
+from cli.testing.live import HubClock, InstantTime
+from cli.testing.stub import Stub
 from ltm.main import main
-
-from .command_line import run
-from .live import HubClock, InstantTime
-from .stub import Stub
 
 
 @pytest.fixture

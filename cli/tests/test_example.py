@@ -8,9 +8,8 @@ from datetime import UTC, datetime
 
 import pytest
 
+from cli.testing.command_line import PACKET_ID, out_of, run
 from ltm.protocol.packet import example_packet, packet_errors, parse_timestamp
-
-from .command_line import PACKET_ID, out_of, run
 
 
 def test_example_prints_a_valid_packet_with_a_fresh_id_and_time(config_dir, capsys):

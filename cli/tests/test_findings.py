@@ -6,12 +6,11 @@ import json
 
 import pytest
 
+from cli.testing.command_line import PACKET_ID, out_of, write_example
 from ltm import mcp_server
 from ltm.main import main
 from ltm.protocol import tools as specs
 from ltm.protocol.tool_calls import ToolError
-
-from .command_line import PACKET_ID, out_of, write_example
 
 # A GitLab token: the client's pre-flight does not know the kind, the hub's scan does.
 GITLAB = "glpat-Xq7vR2mK9pL4sT8wZ3nB"

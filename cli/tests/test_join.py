@@ -6,7 +6,7 @@ import stat
 
 import pytest
 
-from .command_line import PACKET_ID, out_of, run, write_example
+from cli.testing.command_line import PACKET_ID, out_of, run, write_example
 
 
 @pytest.fixture

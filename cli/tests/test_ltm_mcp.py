@@ -6,13 +6,12 @@ import subprocess
 import sys
 
 from cli.testing import fresh_packet, mcp_env, packet_with_a_secret, run_session, text, two_packet_thread
+from cli.testing.command_line import write_packet
 from ltm import verbs
 from ltm.main import main
 from ltm.protocol.packet import example_packet, schema
 from ltm.protocol.resume import render_resume
 from ltm.protocol.tokens import token_identity
-
-from .command_line import write_packet
 
 TOOLS = {
     "save",

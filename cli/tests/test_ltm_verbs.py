@@ -5,12 +5,11 @@ import json
 import pytest
 from ulid import ULID
 
+from cli.testing.stub import Stub
 from ltm import verbs
 from ltm.errors import LtmError, PacketRejected, RedactionRefused
 from ltm.protocol.packet import example_packet, parse_timestamp, with_defaults
 from ltm.protocol.tokens import token_identity
-
-from .stub import Stub
 
 
 def raw(packet) -> bytes:

@@ -5,11 +5,10 @@ import json
 
 import pytest
 
+from cli.testing.command_line import PACKET_ID, out_of, packet_with, run, write_packet
+from cli.testing.stub import Stub
 from ltm.main import main
 from ltm.protocol.packet import canonical_json, example_packet
-
-from .command_line import PACKET_ID, out_of, packet_with, run, write_packet
-from .stub import Stub
 
 
 def test_ls_is_newest_first_and_passes_the_limit(two_packets, hub, capsys):

@@ -5,10 +5,9 @@ import json
 
 import pytest
 
+from cli.testing.command_line import out_of, packet_with, run, write_packet
 from ltm.protocol.packet import canonical_json
 from ltm.protocol.resume import render_resume
-
-from .command_line import out_of, packet_with, run, write_packet
 
 
 @pytest.fixture

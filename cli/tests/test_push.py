@@ -6,9 +6,8 @@ import json
 
 import pytest
 
+from cli.testing.command_line import PACKET_ID, out_of, packet_with, pipe_stdin, run, write_example, write_packet
 from ltm.protocol.packet import example_packet
-
-from .command_line import PACKET_ID, out_of, packet_with, pipe_stdin, run, write_example, write_packet
 
 
 def test_push_sends_the_file_with_the_bearer_and_prints_the_id(hub, tmp_path, capsys):

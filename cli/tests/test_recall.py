@@ -5,10 +5,9 @@ import json
 
 import pytest
 
+from cli.testing.command_line import out_of, packet_with, run, write_packet
 from ltm import mcp_server
 from ltm.protocol.tool_calls import ToolError
-
-from .command_line import out_of, packet_with, run, write_packet
 
 XDIST = packet_with(
     id="01HVRECALL00000000000000A1",

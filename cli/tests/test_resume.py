@@ -5,9 +5,8 @@ import io
 import sys
 
 import ltm.clipboard
+from cli.testing.command_line import out_of, pipe_stdin, run
 from ltm.protocol.resume import render_resume
-
-from .command_line import out_of, pipe_stdin, run
 
 
 def test_resume_prints_the_block_with_no_copy(two_packets, capsys):

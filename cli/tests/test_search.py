@@ -5,10 +5,9 @@ import json
 
 import pytest
 
+from cli.testing.command_line import out_of, run, write_example
 from ltm import mcp_server
 from ltm.protocol.tool_calls import ToolError
-
-from .command_line import out_of, run, write_example
 
 
 @pytest.fixture

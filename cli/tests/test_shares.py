@@ -6,13 +6,12 @@ import json
 import pytest
 
 import ltm.clipboard
+from cli.testing.command_line import PACKET_ID, out_of, pipe_stdin, write_example
 from ltm import mcp_server
 from ltm.main import main
 from ltm.protocol.packet import example_packet
 from ltm.protocol.resume import render_resume
 from ltm.protocol.tool_calls import ToolError
-
-from .command_line import PACKET_ID, out_of, pipe_stdin, write_example
 
 GOAL = "Finish the parser handover"
 

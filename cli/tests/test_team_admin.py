@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from .command_line import out_of, run
+from cli.testing.command_line import out_of, run
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from .command_line import PACKET_ID, out_of, run, write_example
+from cli.testing.command_line import PACKET_ID, out_of, run, write_example
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@ test_join.py's; roles, transfers and pending invites test_team_admin.py's."""
 
 import json
 
-from .command_line import out_of, run
+from cli.testing.command_line import out_of, run
 
 
 def test_teams_lifecycle(hub, capsys):

@@ -3,9 +3,8 @@ children, oldest first, and the resume block that carries the earlier packets in
 
 import json
 
+from cli.testing.command_line import out_of, run
 from ltm.protocol.resume import render_resume
-
-from .command_line import out_of, run
 
 
 def test_thread_prints_the_chain_oldest_first(hub, chain, capsys):

@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from .command_line import numbered, out_of, run, write_packet
-from .stub import Stub
+from cli.testing.command_line import numbered, out_of, run, write_packet
+from cli.testing.stub import Stub
 
 
 def write_jsonl(tmp_path, packets, name="in.jsonl"):

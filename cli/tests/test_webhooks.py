@@ -3,9 +3,8 @@ that verifies each call as any Standard Webhooks receiver does."""
 
 import json
 
+from cli.testing.command_line import out_of, run
 from webhooks.testing import Receiver
-
-from .command_line import out_of, run
 
 
 def test_add_ping_list_and_remove(hub, capsys):

@@ -10,7 +10,7 @@ import pytest
 
 import ltm.device
 from accounts.models import ApiToken
-from cli.tests.live import InstantTime
+from cli.testing.live import InstantTime
 from ltm.main import main
 from ltm.protocol.tokens import token_checksum, token_hint
 from oauth.models import DeviceDetails
