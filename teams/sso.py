@@ -2,13 +2,18 @@
 operator's OpenID Connect provider, and the team they join by their address's domain.
 
 - An address the provider has not verified signs nobody in: the person sees why, and no account
-  is made or matched (allauth then matches an existing account by verified address only).
+  is made or matched. An existing account is matched only where the hub has verified the address
+  too: allauth would also take an account whose address nobody verified (wiping its password), but
+  whoever made that account may still hold its API tokens, so the person is asked to verify the
+  address on that account first.
 - LTM_OIDC_TEAM_DOMAINS: an account made through the provider joins the team of its verified
   address's domain as a member, logged in that team's activity as a join through single sign-on.
 - Every refusal of a sign-in (a state already used or unknown, an issuer or signature that does
   not check out, the provider saying no) is a page saying which, with a 4xx status.
 """
 
+from allauth.account.models import EmailAddress
+from allauth.core import context
 from allauth.core.exceptions import ImmediateHttpResponse
 from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
 from allauth.socialaccount.providers.base import AuthError
@@ -80,6 +85,25 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
                 status=403,
             )
 
+    def authenticate_by_email(self, sociallogin):
+        # allauth's lookup of an existing account by the provider's verified addresses (its
+        # adapter is built without the request here, hence allauth's request context).
+        matched = super().authenticate_by_email(sociallogin)
+        if matched is not None and not _verified_on_hub(*matched):
+            _refuse(
+                context.request,
+                sociallogin.provider,
+                title="An account here has your address but has not verified it",
+                reason=(
+                    f"An account on this hub uses {matched[1]}, and nobody has confirmed the address on it "
+                    "yet, so the hub will not hand it to you. If it is yours, sign in with its password, "
+                    "verify the address under Account, then sign in through the provider again; if it is "
+                    "not, tell the hub's administrator."
+                ),
+                status=409,
+            )
+        return matched
+
     def on_authentication_error(self, request, provider, error=None, exception=None, extra_context=None):
         if error == AuthError.CANCELLED:
             return
@@ -96,6 +120,10 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
                 domain = _verified_domains(sociallogin)[0]
                 team_event_record(team_id=team.pk, actor=user, kind=TeamEvent.MEMBER_JOINED, via="sso", domain=domain)
         return user
+
+
+def _verified_on_hub(user, email: str) -> bool:
+    return EmailAddress.objects.filter(user=user, email__iexact=email, verified=True).exists()
 
 
 def _verified_domains(sociallogin) -> list[str]:

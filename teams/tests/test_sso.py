@@ -1,12 +1,20 @@
 """Single sign-on's rules on this side (teams.sso, teams.adapter): with LTM_OIDC_ONLY the sign-in
 page leads with the provider and a password signs in superusers alone; no password sign-up; and
-each refusal of a sign-in says which check failed. The journey between two hubs is
-tests/e2e/test_sso.py."""
+each refusal of a sign-in says which check failed; an existing account is matched only by an
+address the hub has verified too. The journey between two hubs is tests/e2e/test_sso.py."""
 
 import jwt
 import pytest
+from allauth.account.models import EmailAddress
+from allauth.core import context
+from allauth.socialaccount.adapter import get_adapter
+from allauth.socialaccount.helpers import complete_social_login
+from allauth.socialaccount.models import SocialAccount, SocialLogin
 from allauth.socialaccount.providers.oauth2.client import OAuth2Error
-from django.test import Client
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.messages.storage.fallback import FallbackStorage
+from django.contrib.sessions.backends.db import SessionStore
+from django.test import Client, RequestFactory
 
 from accounts.models import User
 from accounts.testing import make_admin, password_sign_in
@@ -80,3 +88,38 @@ def test_each_refusal_says_which_check_failed():
         "The provider is not the one this hub trusts"
     )
     assert "refused the sign-in (denied)" in refusal_reason(error="denied", exception=None, extra_context={})[1]
+
+
+def provider_says(email: str):
+    """The provider's answer as allauth hands it on, for a person whose address it verified: (the
+    request of its callback, the hub's answer)."""
+    request = RequestFactory().get("/accounts/oidc/sso/login/callback/")
+    request.user, request.session = AnonymousUser(), SessionStore()
+    request._messages = FallbackStorage(request)
+    sociallogin = SocialLogin(
+        provider=get_adapter().get_provider(request, provider="sso"),
+        user=User(username="", email=email),
+        account=SocialAccount(provider="sso", uid="subject-1", extra_data={}),
+        email_addresses=[EmailAddress(email=email, verified=True, primary=True)],
+    )
+    with context.request_context(request):
+        return request, complete_social_login(request, sociallogin)
+
+
+def test_a_verified_address_signs_in_to_the_account_that_verified_it(provider, alice):
+    EmailAddress.objects.create(user=alice, email="alice@example.org", verified=True, primary=True)
+    request, answer = provider_says("alice@example.org")
+    assert answer.status_code == 302
+    assert request.session["_auth_user_id"] == str(alice.pk)
+    assert SocialAccount.objects.get(uid="subject-1").user == alice
+
+
+def test_an_account_whose_address_the_hub_has_not_verified_is_not_handed_over(provider, bob):
+    EmailAddress.objects.create(user=bob, email="bob@example.org", verified=False, primary=True)
+    request, answer = provider_says("bob@example.org")
+    assert answer.status_code == 409
+    assert "has your address but has not verified it" in answer.content.decode()
+    assert "_auth_user_id" not in request.session
+    assert not SocialAccount.objects.exists()
+    bob.refresh_from_db()
+    assert bob.has_usable_password()  # allauth would have wiped it and taken the account

@@ -9,8 +9,9 @@ import time
 
 import pytest
 from allauth.mfa.models import Authenticator
+from allauth.mfa.recovery_codes.internal.auth import RecoveryCodes
 
-from accounts.testing import totp_code
+from accounts.testing import add_totp, totp_code
 from teams.models import Membership
 from teams.testing import make_team
 
@@ -157,6 +158,90 @@ def test_passkey_added_then_sign_in_with_it_alone(live_server, new_page, make_us
     # The passkey was the whole sign-in: a page that connects a client opens without asking more.
     page.goto(base + "/device")
     assert page.url == base + "/device"
+
+
+def test_the_device_page_asks_for_a_new_apps_code_then_the_app_is_managed(
+    live_server, new_page, make_user, artifacts_dir
+):
+    alice = make_user("alice", password=PASSWORD)
+    base = live_server.url
+    page = new_page()
+    sign_in(page, base, "alice")
+    page.wait_for_url(base + "/")
+    # An app added after this session signed in: connecting a client asks for its code first.
+    secret = add_totp(alice)
+    first_codes = RecoveryCodes.activate(alice).get_unused_codes()
+    page.goto(base + "/device")
+    page.wait_for_url(re.compile(r".*/accounts/2fa/reauthenticate/"))
+    shoot(page, artifacts_dir, "mfa-reauthenticate-code")
+    page.fill("#id_code", totp_code(secret))
+    page.locator("form[action='/accounts/2fa/reauthenticate/'] button[type=submit]").click()
+    page.wait_for_url(base + "/device")
+
+    page.goto(base + "/accounts/2fa/")
+    assert page.inner_text("#totp .badge") == "on"
+    assert "10 of 10 codes left" in page.inner_text("#recovery-codes")
+    shoot(page, artifacts_dir, "mfa-index-set-up")
+    for visit in range(2):  # codes made and never shown: shown on the first visit, not after
+        page.goto(base + "/accounts/2fa/recovery-codes/")
+        assert (first_codes[0] in page.content()) == (visit == 0)
+    shoot(page, artifacts_dir, "mfa-recovery-codes-index")
+    page.click("text=Make new codes")
+    page.wait_for_url(re.compile(r".*/accounts/2fa/recovery-codes/generate/"))
+    shoot(page, artifacts_dir, "mfa-recovery-codes-generate")
+    page.locator("form[action='/accounts/2fa/recovery-codes/generate/'] button[type=submit]").click()
+    new_codes = page.inner_text("#recovery_codes").split()
+    assert len(new_codes) == 10 and not set(new_codes) & set(first_codes)
+
+    page.goto(base + "/accounts/2fa/totp/deactivate/")
+    shoot(page, artifacts_dir, "mfa-totp-deactivate")
+    page.locator("form[action='/accounts/2fa/totp/deactivate/'] button[type=submit]").click()
+    page.wait_for_url(re.compile(r".*/accounts/2fa/$"))
+    assert not Authenticator.objects.filter(user=alice, type=Authenticator.Type.TOTP).exists()
+
+
+def test_a_passkey_confirms_a_client_page_then_is_renamed_and_removed(live_server, new_page, make_user, artifacts_dir):
+    user = make_user("alice", password=PASSWORD)
+    base = live_server.url
+    page = new_page()
+    virtual_authenticator(page)
+    sign_in(page, base, "alice")
+    page.wait_for_url(base + "/")
+    page.goto(base + "/accounts/2fa/webauthn/add/")
+    confirm_password(page)
+    page.fill("#id_name", "This laptop")
+    page.click("#mfa_webauthn_add")
+    page.wait_for_url(lambda url: "/webauthn/add/" not in url)
+
+    # This session signed in with the password alone: the device page asks for the key first.
+    page.goto(base + "/device")
+    page.wait_for_url(re.compile(r".*/accounts/2fa/webauthn/reauthenticate/"))
+    shoot(page, artifacts_dir, "mfa-reauthenticate-passkey")
+    page.click("#mfa_webauthn_reauthenticate")
+    page.wait_for_url(base + "/device")
+
+    page.goto(base + "/accounts/2fa/webauthn/")
+    page.click("text=Rename")
+    shoot(page, artifacts_dir, "mfa-passkey-rename")
+    page.fill("#id_name", "Work laptop")
+    page.click("button[type=submit] >> text=Save")
+    page.wait_for_url(base + "/accounts/2fa/webauthn/")
+    assert "Work laptop" in page.inner_text(".key-list")
+    page.click(".key-actions >> text=Remove")
+    shoot(page, artifacts_dir, "mfa-passkey-remove")
+    page.click("text=Remove key")
+    page.wait_for_url(lambda url: "/remove/" not in url)
+    assert not Authenticator.objects.filter(user=user, type=Authenticator.Type.WEBAUTHN).exists()
+
+
+def test_wrong_passwords_then_the_lockout_page(live_server, new_page, make_user, artifacts_dir):
+    make_user("alice", password=PASSWORD)
+    page = new_page()
+    for _ in range(10):
+        sign_in(page, live_server.url, "alice", password="wrong-password")
+    sign_in(page, live_server.url, "alice")
+    assert "Too many wrong passwords" in page.inner_text("h1")
+    shoot(page, artifacts_dir, "lockout")
 
 
 def test_a_browser_without_the_passkey_hears_so(live_server, new_page, make_user):

@@ -129,3 +129,28 @@ def test_sign_in_through_the_other_hub_and_what_is_refused(hubs, proxy, new_page
     provider_sign_in_and_allow(page, provider, "pat")
     assert "not signed by it" in refusal(page)
     shoot(page, artifacts_dir, "oidc-refused-signature")
+
+
+def test_the_sign_up_page_offers_the_provider_and_sso_only_hides_the_password(
+    live_server, new_page, settings, artifacts_dir
+):
+    settings.LTM_OIDC_NAME = "Acme ID"
+    provider_app = {"provider_id": "sso", "name": "Acme ID", "client_id": "hub", "secret": "s"}
+    settings.SOCIALACCOUNT_PROVIDERS = {
+        "openid_connect": {
+            **settings.SOCIALACCOUNT_PROVIDERS["openid_connect"],
+            "APPS": [{**provider_app, "settings": {"server_url": "https://id.example"}}],
+        }
+    }
+    page = new_page()
+    page.goto(live_server.url + "/accounts/signup/")
+    assert page.inner_text("#sso-sso") == "Sign up with Acme ID"
+    shoot(page, artifacts_dir, "oidc-sign-up-button")
+
+    settings.LTM_OIDC_ONLY = True
+    page.goto(live_server.url + "/accounts/login/")
+    assert page.inner_text("#sso-sso") == "Sign in with Acme ID"
+    assert not page.locator("#id_password").is_visible()  # folded under the administrators' way in
+    page.click("text=Administrator sign-in with a password")
+    assert page.locator("#id_password").is_visible()
+    shoot(page, artifacts_dir, "oidc-only-sign-in")
