@@ -87,9 +87,13 @@ def test_authenticator_app_then_recovery_codes(live_server, new_page, make_user,
 
     page.click("text=Set up an authenticator app")
     confirm_password(page, artifacts_dir)
-    secret = page.input_value("#authenticator_secret")
+    secret = page.inner_text("#authenticator_secret")
     assert page.locator(".qr svg").is_visible()
     shoot(page, artifacts_dir, "mfa-totp-activate")
+    page.set_viewport_size({"width": 390, "height": 900})
+    shown_whole = "e => e.scrollWidth <= e.clientWidth && e.getBoundingClientRect().right <= window.innerWidth"
+    assert page.locator("#authenticator_secret").evaluate(shown_whole), "the secret is cut on a phone"
+    page.set_viewport_size({"width": 1280, "height": 900})
     page.fill("#id_code", "123456" if totp_code(secret) != "123456" else "654321")
     page.locator("form[action='/accounts/2fa/totp/activate/'] button[type=submit]").click()
     page.get_by_text("Incorrect code").wait_for()
