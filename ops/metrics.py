@@ -58,12 +58,22 @@ def exposition() -> bytes:
     """The Prometheus text of a scrape: every process's counts, then what holds right now."""
     registry = CollectorRegistry()
     folders = metric_folders()
-    for folder in folders:
-        MultiProcessCollector(registry, path=str(folder))
-    if not folders:
-        registry.register(ThisProcess())
+    registry.register(AllProcesses(folders) if folders else ThisProcess())
     registry.register(NowCollector())
     return generate_latest(registry)
+
+
+class AllProcesses:
+    """Every process's files, of every folder, merged into one family per metric: a collector per
+    folder would write a series once per folder (two web servers count the same routes), and Prometheus
+    keeps one of a duplicated series, not their sum."""
+
+    def __init__(self, folders: list[Path]):
+        self.folders = folders
+
+    def collect(self):
+        files = sorted(str(file) for folder in self.folders for file in folder.glob("*.db"))
+        return MultiProcessCollector.merge(files, accumulate=True)
 
 
 class ThisProcess:

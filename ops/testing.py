@@ -3,17 +3,24 @@ share. Run as a script in a process of its own, on the database DATABASE_URL nam
 
     python -m ops.testing migrate populate:EXPECTED.json backup:FILE
     python -m ops.testing restore:FILE verify:EXPECTED.json backup:FILE accept:EXPECTED.json
+    python -m ops.testing migrate snapshot:FILE
 
 `populate` makes people, tokens (a personal one and one from the device flow), a team with a
 member, invites, personal and team packets, one the secret scan flags, a share and a published
 packet, through the API where the API does it, and writes what the API answers then: every
 packet's bytes as pulled, the lists, the team's members, log and invites, the shares and
 findings. `verify` asks the same questions of the restored hub and fails on any difference;
-`accept` then lets carol in with the invite made before the backup.
+`accept` then lets carol in with the invite made before the backup. `snapshot` writes a backup
+while another connection adds a person halfway through, and checks the file has the hub as it
+was when the backup began.
 """
 
 import json
+import os
+import subprocess
 import sys
+import threading
+import zipfile
 from pathlib import Path
 
 from ulid import ULID
@@ -157,6 +164,68 @@ def _around(before: dict, after: dict) -> str:
     return f"at {at}: {old[max(0, at - 80) : at + 80]!r} → {new[max(0, at - 80) : at + 80]!r}"
 
 
+def backup_while_writing(path: str) -> None:
+    """A person signs up, on another connection, after the backup has read its first table and
+    before it reads the people's: the file must not hold them, the database must."""
+    from django.core.management import call_command
+    from django.db import connection
+
+    from accounts.models import User
+    from accounts.services import user_upsert
+    from ops import backup
+
+    before = User.objects.count()
+    read_table = backup._write_table  # noqa: SLF001
+    done = []
+
+    def sign_up():
+        try:
+            user_upsert(username="during-the-backup", password="correct-horse-battery")
+        finally:
+            connection.close()  # this thread's own connection
+
+    def write_table(archive, model, using):
+        if not done:
+            writer = threading.Thread(target=sign_up)
+            writer.start()
+            writer.join()
+            done.append(model._meta.label)
+        return read_table(archive, model, using)
+
+    backup._write_table = write_table  # noqa: SLF001
+    try:
+        call_command("ltm_backup", output=path, verbosity=0)
+    finally:
+        backup._write_table = read_table  # noqa: SLF001
+    assert done[0] < "accounts.User", done  # the person came after the snapshot, before their table
+    assert User.objects.count() == before + 1
+    with zipfile.ZipFile(path) as archive:
+        manifest = json.loads(archive.read("manifest.json"))
+        users = next(table for table in manifest["tables"] if table["model"] == "accounts.User")
+        names = [row for row in archive.read(users["part"]).splitlines() if b"during-the-backup" in row]
+    assert (users["rows"], names) == (before, []), "the backup saw a write made after it began"
+
+
+def steps(database_url: str, *steps: str) -> None:
+    """Run `steps` in a process of their own on `database_url`, as an operator runs the commands
+    (what the tests call)."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "DJANGO_SETTINGS_MODULE": "hub.settings.test",
+        "ALLOWED_HOSTS": "testserver",
+        # As docs/production.md says to run the commands: a restore migrates a schema from nothing,
+        # whose statements outlast the web's bound on a busy CI machine.
+        "DB_STATEMENT_TIMEOUT": "0",
+    }
+    env.pop("REDIS_URL", None)  # tasks run in the process; nothing here needs the broker
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "-m", "ops.testing", *steps], cwd=root, env=env, capture_output=True, text=True, timeout=900
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-6000:]
+
+
 def run(steps: list[str]) -> None:
     from django.core.management import call_command
 
@@ -172,6 +241,8 @@ def run(steps: list[str]) -> None:
             call_command("ltm_restore", argument, verbosity=0)
         elif verb == "verify":
             verify(json.loads(Path(argument).read_text()))
+        elif verb == "snapshot":
+            backup_while_writing(argument)
         elif verb == "accept":
             accept(json.loads(Path(argument).read_text()))
         else:

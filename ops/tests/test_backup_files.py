@@ -1,7 +1,10 @@
 """The backup file: what it holds, and every way a file is refused with nothing written."""
 
+import contextlib
 import errno
 import json
+import resource
+import signal
 import zipfile
 
 import pytest
@@ -122,6 +125,28 @@ def test_a_full_disk_leaves_no_file_under_the_name(tmp_path, alice, monkeypatch)
     monkeypatch.setattr(archive.PartWriter, "write", fill_up)
     target = tmp_path / "hub.zip"
     with pytest.raises(CommandError, match="No space left on device"):
+        call_command("ltm_backup", output=str(target), verbosity=0)
+    assert list(tmp_path.iterdir()) == []
+
+
+@contextlib.contextmanager
+def files_limited_to(size: int):
+    """The kernel refuses to let this process write a file past `size` bytes (EFBIG): a real
+    failing write, as a full disk's, with no fake in the backup's code."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # an error from write(), not a kill
+    resource.setrlimit(resource.RLIMIT_FSIZE, (size, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, handler)
+
+
+def test_a_write_the_system_refuses_leaves_no_file_under_the_name(tmp_path, alice, make_token):
+    make_token(alice)
+    target = tmp_path / "hub.zip"
+    with files_limited_to(2048), pytest.raises(CommandError, match="could not be written.*File too large"):
         call_command("ltm_backup", output=str(target), verbosity=0)
     assert list(tmp_path.iterdir()) == []
 

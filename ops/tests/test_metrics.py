@@ -1,12 +1,17 @@
 """/metrics: the Prometheus text, for the bearer of LTM_METRICS_TOKEN only."""
 
+import os
 import re
+import subprocess
+import sys
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from prometheus_client.parser import text_string_to_metric_families
 
 from ltm.protocol.packet import example_packet
+from ops.metrics import exposition
 from webhooks.models import Delivery
 from webhooks.signals import delivery_attempted
 
@@ -127,3 +132,24 @@ def test_webhook_delivery_attempts_are_counted_by_result(scrape):
             before, "ltm_webhook_deliveries_total", result=result
         )
         assert grew == 1
+
+
+# A process that counts one push in the folder it is given, as a web or Celery worker does.
+ONE_PUSH = "import django; django.setup(); from ops.metrics import PACKETS_PUSHED; PACKETS_PUSHED.labels('team').inc()"
+
+
+def test_a_scrape_adds_up_every_process(tmp_path, monkeypatch):
+    for server in ("web-8000", "web-8001", "worker-celery@host"):
+        folder = tmp_path / server
+        folder.mkdir()
+        env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(folder), "DJANGO_SETTINGS_MODULE": "hub.settings.test"}
+        env.pop("LTM_METRICS_ROOT", None)
+        subprocess.run([sys.executable, "-c", ONE_PUSH], cwd=settings.BASE_DIR, env=env, check=True, timeout=120)
+    monkeypatch.setenv("LTM_METRICS_ROOT", str(tmp_path))
+    samples = {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(exposition().decode())
+        for sample in family.samples
+    }
+    assert value(samples, "ltm_packets_pushed_total", scope="team") == 3
+    assert value(samples, "ltm_dependency_up", dependency="database") == 1.0  # asked now, not counted

@@ -4,54 +4,9 @@ invites, shares, findings, the team and its log are intact. Each step runs in a 
 own on its own database, as an operator runs the commands (ops/testing.py)."""
 
 import json
-import os
-import subprocess
-import sys
 import zipfile
-from pathlib import Path
 
-import psycopg
-import pytest
-from django.conf import settings
-
-from core.testing import skip_unless_services
-
-ROOT = Path(settings.BASE_DIR)
-
-
-def postgresql_server() -> str:
-    """The server the suite's PostgreSQL runs use (DATABASE_URL), or LTM_TEST_POSTGRESQL_URL."""
-    for url in (os.environ.get("LTM_TEST_POSTGRESQL_URL", ""), os.environ.get("DATABASE_URL", "")):
-        if url.startswith(("postgres://", "postgresql://")):
-            return url.rsplit("/", 1)[0]
-    skip_unless_services("moving between databases needs PostgreSQL: DATABASE_URL=postgres://... (as CI)")
-    return ""
-
-
-@pytest.fixture
-def fresh_postgresql():
-    server = postgresql_server()
-    name = f"ltm_ops_move_{os.getpid()}"
-    with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {name}")
-        admin.execute(f"CREATE DATABASE {name}")
-    yield f"{server}/{name}"
-    with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-
-
-def steps(database_url: str, *steps: str) -> None:
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "DJANGO_SETTINGS_MODULE": "hub.settings.test",
-        "ALLOWED_HOSTS": "testserver",
-    }
-    env.pop("REDIS_URL", None)  # tasks run in the process; nothing here needs the broker
-    done = subprocess.run(
-        [sys.executable, "-m", "ops.testing", *steps], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-6000:]
+from ops.testing import steps
 
 
 def test_sqlite_to_postgresql_and_back(tmp_path, fresh_postgresql):
