@@ -104,4 +104,6 @@ class Operations:
         return stack_federation.shared_across_hubs(self)
 
     def restore_drill(self):
+        # A packet of its own, so that the step also runs alone (--only restore_drill).
+        self.api.expect(201, "POST", self.a + "/v1/packets", body=new_packet())
         return restore_drill(self.stack)
