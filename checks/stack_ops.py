@@ -71,11 +71,14 @@ def _drop(url: str) -> None:
 
 
 def pushes_counted(text: str) -> float:
-    """ltm_http_requests_total for pushes answered 201, from a scrape's text."""
+    """ltm_http_requests_total for pushes answered 201, from a scrape's text: one series, which
+    Prometheus would read as it is (a series sent twice is kept once, not added up)."""
     line = re.compile(
         r'^ltm_http_requests_total\{(?=[^}]*method="POST")(?=[^}]*route="v1/packets")(?=[^}]*status="201")'
     )
-    return sum(float(row.rsplit(" ", 1)[1]) for row in text.splitlines() if line.match(row))
+    rows = [row for row in text.splitlines() if line.match(row)]
+    check(len(rows) <= 1, f"the pushes' series is sent {len(rows)} times: {rows}")
+    return float(rows[0].rsplit(" ", 1)[1]) if rows else 0.0
 
 
 class Operations:

@@ -101,10 +101,11 @@ def _upsert(packet: Packet, *, actor) -> bool:
     fields, sql = _upsert_statement(connection.vendor)
     values = [field.get_db_prep_save(getattr(packet, field.attname), connection) for field in fields]
     with write_turn(connection), transaction.atomic():
-        # SQLite has no xmax: its transactions take the write lock when they begin (IMMEDIATE),
-        # so what this read finds is what the upsert meets.
-        existed = connection.vendor == "sqlite" and Packet.objects.filter(pk=packet.pk).exists()
         with connection.cursor() as cursor:
+            # SQLite has no xmax: its transactions take the write lock when they begin (IMMEDIATE),
+            # so what this read finds is what the upsert meets. Plain SQL, as the upsert: no ORM
+            # compilation on every push.
+            existed = connection.vendor == "sqlite" and _exists(cursor, packet.pk)
             cursor.execute(sql, values)
             row = cursor.fetchone()
         if row is None:
@@ -115,6 +116,11 @@ def _upsert(packet: Packet, *, actor) -> bool:
         packet_pushed.send(sender=Packet, packet=packet, actor=actor)
         packets_changed.send(sender=Packet, actor=actor, lines=lines)
     return True
+
+
+def _exists(cursor, packet_id: str) -> bool:
+    cursor.execute(f"SELECT 1 FROM {connection.ops.quote_name(Packet._meta.db_table)} WHERE id = %s", [packet_id])
+    return cursor.fetchone() is not None
 
 
 @functools.cache
