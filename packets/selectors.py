@@ -56,10 +56,14 @@ def newest_first_query(*, viewer, team_name: str | None = None, limit: int = DEF
         scope, params = team_readable_sql(packets, viewer, team_name)
     held, held_params = held_sql(packets, viewer)
     created_at, _ = rfc3339_column("created_at", connection.vendor)
+    # The limit is written into the statement, not bound: PostgreSQL cannot know a bound LIMIT when
+    # it weighs a prepared statement's generic plan, guesses a tenth of the table, and so plans
+    # the list again on every call. A limit is a whole number the wire API has checked.
     sql = (
-        f"SELECT id, {created_at}, goal, {held} FROM {packets} WHERE {scope} ORDER BY created_at DESC, id DESC LIMIT %s"
+        f"SELECT id, {created_at}, goal, {held} FROM {packets} WHERE {scope} "
+        f"ORDER BY created_at DESC, id DESC LIMIT {int(limit)}"
     )
-    return sql, [*held_params, *params, limit]
+    return sql, [*held_params, *params]
 
 
 def packet_list(*, viewer, team_name: str | None = None, limit: int = DEFAULT_LIMIT) -> list[PacketSummary]:
