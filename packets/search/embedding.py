@@ -56,8 +56,9 @@ class _Model:
     WordLlama.load() would read them into memory as float32, import requests and its pydantic
     configuration, and look for its tokenizer in a folder the wheel does not have, then download
     it: more than the hub's smallest profile has to spare (docs/explanation/trade-offs.md: where
-    the hub goes around a library). The file's layout is the safetensors format's: an 8-byte little-endian length, a
-    JSON header of that length naming each tensor's dtype, shape and byte range, then the data."""
+    the hub goes around a library). The file's layout is the safetensors format's: an 8-byte
+    little-endian length, a JSON header of that length naming each tensor's dtype, shape and byte
+    range, then the data."""
 
     def __init__(self):
         from tokenizers import Tokenizer
