@@ -26,10 +26,17 @@ CATCH_UP = 16  # at most this many embedded by a search, so that one after a bur
 RECENT = timedelta(days=1)
 
 
-def waiting(*, limit: int = BATCH, recent_only: bool = True, team=None) -> list[tuple[str, str, object]]:
+def waiting(
+    *, limit: int = BATCH, recent_only: bool = True, team=None, ids=None, pushed_before=None
+) -> list[tuple[str, str, object]]:
     """Up to `limit` packets with no vector, (id, body, pushed_at), oldest push first: only those
-    pushed in the last RECENT when `recent_only`, only `team`'s when given."""
+    pushed in the last RECENT when `recent_only`, only `team`'s when given, only those of `ids`
+    when given, only those pushed before `pushed_before` when given."""
     packets = waiting_packets(recent_only=recent_only, team=team)
+    if ids is not None:
+        packets = packets.filter(id__in=ids)
+    if pushed_before is not None:
+        packets = packets.filter(pushed_at__lt=pushed_before)
     return list(packets.order_by("pushed_at", "id").values_list("id", "body", "pushed_at")[:limit])
 
 

@@ -194,3 +194,44 @@ def test_the_thread_gives_way_before_each_packet_it_embeds(alice, monkeypatch):
         packet_push(actor=alice, packet=packet_v02(goal=goal))
     assert embed_waiting() == 2
     assert steps == [("give way", vector_queue.GIVE_WAY), "embed"] * 2
+
+
+@pytest.mark.django_db
+def test_a_process_embeds_the_packets_it_pushed_and_leaves_the_others_to_theirs(alice):
+    """Each web process's thread takes the ids its own pushes gave it: the other processes'
+    packets, which their own threads are about to embed, are not computed twice."""
+    mine, theirs = packet_v02(goal=XDIST), packet_v02(goal="Invoice totals off by a cent")
+    for packet in (mine, theirs):
+        packet_push(actor=alice, packet=packet)
+    assert embed_waiting([mine["id"]]) == 1
+    assert stored(mine["id"]) is not None and stored(theirs["id"]) is None
+
+
+@pytest.mark.django_db
+def test_a_packet_left_waiting_by_its_process_is_embedded_by_any_other_after_a_while(alice):
+    from packets.search.vector_queue import STRAY
+
+    fresh, stray = packet_v02(goal=XDIST), packet_v02(goal="Invoice totals off by a cent")
+    for packet in (fresh, stray):
+        packet_push(actor=alice, packet=packet)
+    Packet.objects.filter(pk=stray["id"]).update(pushed_at=timezone.now() - STRAY * 2)
+    assert embed_waiting(pushed_before=timezone.now() - STRAY) == 1
+    assert stored(stray["id"]) is not None and stored(fresh["id"]) is None
+
+
+def test_the_thread_is_handed_the_ids_of_its_process_s_pushes(monkeypatch):
+    from packets.search import vector_queue
+
+    embedder = vector_queue._Embedder()
+    monkeypatch.setattr(vector_queue.threading, "Thread", _NoThread)
+    for packet_id in ("a", "b", "a"):
+        embedder.add(packet_id)
+    assert embedder.pushed == {"a", "b"}
+
+
+class _NoThread:
+    def __init__(self, **_kwargs):
+        pass
+
+    def start(self):
+        pass
