@@ -15,6 +15,7 @@ import uuid
 
 from celery.signals import before_task_publish, task_postrun, task_prerun
 from django.core.signals import request_finished
+from django.dispatch import receiver
 
 HEADER = "X-Request-ID"
 META_KEY = "HTTP_X_REQUEST_ID"
@@ -55,7 +56,9 @@ class RequestId:
         return response
 
 
-@request_finished.connect
+# receiver(), not request_finished.connect, as a decorator: connect() returns None, and the
+# function, then held only by the signal's weak reference, would be collected at once.
+@receiver(request_finished)
 def _request_over(**kwargs):
     current.set("")
 

@@ -18,6 +18,12 @@ def test_a_new_id_for_each_request(client):
     assert len(first) == 32 and first != second
 
 
+def test_the_id_is_forgotten_once_the_answer_is_sent(client):
+    """Log lines written after a request (a thread's, a signal's) do not carry its id."""
+    client.get("/v1/healthz")
+    assert current.get() == ""
+
+
 @pytest.mark.parametrize("given", ["abc-123", "0f5c2b9e-8c1d-4a51-9a7a-6b3d5e7f9a10", "trace:4bf92f3577b3.01"])
 def test_the_callers_sane_id_is_kept(client, given):
     assert client.get("/v1/healthz", HTTP_X_REQUEST_ID=given)["X-Request-ID"] == given
