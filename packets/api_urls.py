@@ -3,9 +3,11 @@
 A packet id is opaque (the schema only bounds its length), so it may hold a "/" that the client
 percent-encodes and the server decodes: `path` takes the id whole. Every route under a packet
 (".../thread", and the subjects' ".../publish", ".../shares", ".../findings") comes before the
-packet's own, so that none is read as part of an id."""
+packet's own, so that none is read as part of an id. The subjects' routes are listed here as they
+are, not included: an include that does not match is a raised and caught Resolver404 on every
+pull, which comes after them all."""
 
-from django.urls import include, path
+from django.urls import path
 
 from packets import api
 from packets.export import api_urls as export
@@ -17,6 +19,6 @@ from packets.sharing import api_urls as sharing
 urlpatterns = [
     path("v1/packets", api.packet_collection, name="api-packets"),
     path("v1/packets/<path:packet_id>/thread", api.PacketThread.as_view(), name="api-packet-thread"),
-    *(path("", include(subject)) for subject in (export, search, publishing, sharing, scan)),
+    *(route for subject in (export, search, publishing, sharing, scan) for route in subject.urlpatterns),
     path("v1/packets/<path:packet_id>", api.packet_item, name="api-packet"),
 ]

@@ -55,7 +55,7 @@ def newest_first_query(*, viewer, team_name: str | None = None, limit: int = DEF
     else:
         scope, params = team_readable_sql(packets, viewer, team_name)
     held, held_params = held_sql(packets, viewer)
-    created_at, _ = rfc3339_column("created_at", connection.vendor)
+    created_at = rfc3339_column("created_at", connection.vendor)
     # The limit is written into the statement, not bound: PostgreSQL cannot know a bound LIMIT when
     # it weighs a prepared statement's generic plan, guesses a tenth of the table, and so plans
     # the list again on every call. A limit is a whole number the wire API has checked.
@@ -77,11 +77,8 @@ def packet_list(*, viewer, team_name: str | None = None, limit: int = DEFAULT_LI
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    _, wire_instant = rfc3339_column("created_at", connection.vendor)
     packets = [
-        PacketSummary(packet_id, wire_instant(created_at), HELD_GOAL, True)
-        if held
-        else PacketSummary(packet_id, wire_instant(created_at), goal)
+        PacketSummary(packet_id, created_at, HELD_GOAL, True) if held else PacketSummary(packet_id, created_at, goal)
         for packet_id, created_at, goal, held in rows
     ]
     if not packets and team_name is not None:

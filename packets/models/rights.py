@@ -4,6 +4,7 @@ shareable_by) and, for reading and changing, by the SQL fragments of the hot pat
 SQL (every value a parameter). HELD, which narrows READ while the secret scan quarantines a
 packet, is packets.models.held."""
 
+import functools
 from typing import NamedTuple
 
 from django.db.models import Q
@@ -46,17 +47,8 @@ class Right(NamedTuple):
 
     def sql(self, alias: str, person) -> tuple[str, list]:
         """(condition, params) on `alias`, a row of the packets table."""
-        teams, teams_params = self.teams_sql(person)
-        granted = f"{_personal(alias)} OR {alias}.team_id IN ({teams})"
-        params = [person.pk, *teams_params]
-        if self.creator_on_team_packets:
-            member_of, member_params = teams_sql(ALL_ROLES, person)
-            granted += f" OR ({alias}.owner_id = %s AND {alias}.team_id IN ({member_of}))"
-            params += [person.pk, *member_params]
-        if self.shared:
-            granted += f" OR {alias}.id IN (SELECT packet_id FROM {Share._meta.db_table} WHERE recipient_id = %s)"
-            params.append(person.pk)
-        return f"({granted})", params
+        condition, params = _right_sql(self, alias, open_memberships_sql(person))
+        return condition, _for(person, params)
 
     def teams_sql(self, person) -> tuple[str, list]:
         """(SELECT of the teams where `person` holds the right by their role, params)."""
@@ -66,10 +58,40 @@ class Right(NamedTuple):
 def teams_sql(roles: tuple[str, ...], person) -> tuple[str, list]:
     """(SELECT of the teams where `person` has one of `roles`, params): the roles are parameters
     too, never text in the SQL."""
-    sql = f"SELECT team_id FROM {Membership._meta.db_table} WHERE user_id = %s{open_memberships_sql(person)}"
+    sql, params = _teams_sql(roles, open_memberships_sql(person))
+    return sql, _for(person, params)
+
+
+# The conditions' text depends only on the right, the alias and the teams closed to the person
+# (teams.second_factor), never on the person: it is built once for each, since every pull and
+# every list asks for one. PERSON stands for the person's id among the cached parameters.
+PERSON = object()
+
+
+def _for(person, params: tuple) -> list:
+    return [person.pk if value is PERSON else value for value in params]
+
+
+@functools.cache
+def _right_sql(right: Right, alias: str, closed: str) -> tuple[str, tuple]:
+    teams, params = _teams_sql(right.roles, closed)
+    granted = f"{_personal(alias)} OR {alias}.team_id IN ({teams})"
+    params = (PERSON, *params)
+    if right.creator_on_team_packets:
+        member_of, member_params = _teams_sql(ALL_ROLES, closed)
+        granted += f" OR ({alias}.owner_id = %s AND {alias}.team_id IN ({member_of}))"
+        params += (PERSON, *member_params)
+    if right.shared:
+        granted += f" OR {alias}.id IN (SELECT packet_id FROM {Share._meta.db_table} WHERE recipient_id = %s)"
+        params += (PERSON,)
+    return f"({granted})", params
+
+
+def _teams_sql(roles: tuple[str, ...], closed: str) -> tuple[str, tuple]:
+    sql = f"SELECT team_id FROM {Membership._meta.db_table} WHERE user_id = %s{closed}"
     if roles == ALL_ROLES:
-        return sql, [person.pk]
-    return f"{sql} AND role IN ({', '.join(['%s'] * len(roles))})", [person.pk, *roles]
+        return sql, (PERSON,)
+    return f"{sql} AND role IN ({', '.join(['%s'] * len(roles))})", (PERSON, *roles)
 
 
 # Reading: your personal packets, every packet of a team you are in, whatever your role, and every

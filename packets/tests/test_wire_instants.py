@@ -1,5 +1,5 @@
-"""An instant read as the list reads it (core.timestamps.rfc3339_column) is written exactly as
-rfc3339() writes it."""
+"""An instant the database writes as the list reads it (core.timestamps.rfc3339_column) is the
+text rfc3339() writes."""
 
 from datetime import UTC, datetime, timedelta, timezone
 
@@ -18,6 +18,8 @@ INSTANTS = [
     datetime(2026, 11, 26, 6, 50, 30, 1, tzinfo=UTC),
     datetime(2026, 1, 2, 3, 4, 5, 999999, tzinfo=timezone(timedelta(hours=-7))),  # stored in UTC
     datetime(999, 12, 31, 23, 59, 59, tzinfo=UTC),  # a year of three digits
+    datetime(1, 1, 1, tzinfo=UTC),
+    datetime(9999, 12, 31, 23, 59, 59, 999999, tzinfo=UTC),
 ]
 
 
@@ -25,8 +27,8 @@ INSTANTS = [
 def test_the_column_reads_as_the_wire_writes_it(alice, moment):
     packet = push_packet(alice)
     Packet.objects.filter(pk=packet.pk).update(created_at=moment)
-    sql, read = rfc3339_column("created_at", connection.vendor)
+    sql = rfc3339_column("created_at", connection.vendor)
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT {sql} FROM {Packet._meta.db_table} WHERE id = %s", [packet.pk])
-        written = read(cursor.fetchone()[0])
+        written = cursor.fetchone()[0]
     assert written == rfc3339(moment.astimezone(UTC))
