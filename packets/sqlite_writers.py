@@ -30,8 +30,9 @@ import logging
 import os
 import sqlite3
 import threading
-import time
 from contextlib import contextmanager, nullcontext
+
+from core.handoff import Handoff
 
 CHECKPOINT_AFTER = 0.25  # seconds between a turn and the checkpoint that follows it
 
@@ -100,27 +101,15 @@ class _Checkpointer:
     """A thread per process that checkpoints each database a moment after a turn wrote to it."""
 
     def __init__(self):
-        self.written = set()  # the databases written since their last checkpoint
-        self.woken = threading.Condition()
-        self.started_in = None  # the process whose thread this is: a forked child starts its own
+        self.written = Handoff("sqlite-checkpoint", self.run)  # the databases written since their last checkpoint
 
     def wake(self, path: str) -> None:
-        with self.woken:
-            if self.started_in != os.getpid():
-                threading.Thread(target=self.run, name="sqlite-checkpoint", daemon=True).start()
-                self.started_in = os.getpid()
-                self.written = set()
-            self.written.add(path)
-            self.woken.notify()
+        self.written.add(path)
 
     def run(self) -> None:
         databases = {}
         while True:
-            with self.woken:
-                self.woken.wait_for(lambda: self.written)
-            time.sleep(CHECKPOINT_AFTER)
-            with self.woken:
-                paths, self.written = self.written, set()
+            paths = self.written.take(after=CHECKPOINT_AFTER)
             for path in paths:
                 try:
                     if path not in databases:

@@ -16,8 +16,6 @@ or after GIVE_WAY: a request it ran beside would wait for the interpreter's lock
 was done, and now waits for one packet's vector at most."""
 
 import logging
-import os
-import threading
 import time
 from datetime import timedelta
 
@@ -25,6 +23,7 @@ from django.db import connection, connections
 from django.utils import timezone
 
 from core.give_way import give_way
+from core.handoff import Handoff
 from packets.search import vectors
 
 GATHER = 0.25  # seconds between a push and the embedding of its packet
@@ -71,26 +70,14 @@ def _embed(rows) -> int:
 
 class _Embedder:
     def __init__(self):
-        self.woken = threading.Condition()
-        self.pushed = set()  # the ids this process pushed that wait for their vectors
-        self.started_in = None  # the process whose thread this is: a forked child starts its own
+        self.pushed = Handoff("search-vectors", self.run)  # the ids this process pushed that wait for their vectors
 
     def add(self, packet_id: str) -> None:
-        with self.woken:
-            if self.started_in != os.getpid():
-                threading.Thread(target=self.run, name="search-vectors", daemon=True).start()
-                self.started_in = os.getpid()
-                self.pushed = set()
-            self.pushed.add(packet_id)
-            self.woken.notify()
+        self.pushed.add(packet_id)
 
     def run(self) -> None:
         while True:
-            with self.woken:
-                self.woken.wait_for(lambda: self.pushed)
-            time.sleep(GATHER)
-            with self.woken:
-                ids, self.pushed = self.pushed, set()
+            ids = self.pushed.take(after=GATHER)
             try:
                 embed_waiting(ids)
                 embed_waiting(pushed_before=timezone.now() - STRAY)

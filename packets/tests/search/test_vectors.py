@@ -220,13 +220,14 @@ def test_a_packet_left_waiting_by_its_process_is_embedded_by_any_other_after_a_w
 
 
 def test_the_thread_is_handed_the_ids_of_its_process_s_pushes(monkeypatch):
+    from core import handoff
     from packets.search import vector_queue
 
     embedder = vector_queue._Embedder()
-    monkeypatch.setattr(vector_queue.threading, "Thread", _NoThread)
+    monkeypatch.setattr(handoff.threading, "Thread", _NoThread)
     for packet_id in ("a", "b", "a"):
         embedder.add(packet_id)
-    assert embedder.pushed == {"a", "b"}
+    assert embedder.pushed.items == {"a", "b"}
 
 
 class _NoThread:
