@@ -71,15 +71,18 @@ def database_without_search_index(url: str, scratch: str) -> str:
 def drop_search_index() -> None:
     """Packets written from now on are not indexed for search: PostgreSQL loses the stored search
     vector (and its GIN index), SQLite the triggers that name a packet for its FTS5 index
-    (packets/migrations/0005 and 0012). Search itself no longer works in this database."""
+    (packets/migrations/0016), once the index holds what is there. Search itself no longer works
+    in this database."""
     from django.db import connection
 
     from packets.models import Packet
+    from packets.search import sqlite_index
 
     table = connection.ops.quote_name(Packet._meta.db_table)
     if connection.vendor == "postgresql":
         statements = [f"ALTER TABLE {table} DROP COLUMN search_vector"]
     else:
+        sqlite_index.catch_up()  # else the first search would build it from every packet there
         statements = ["DROP TRIGGER packets_search_insert", "DROP TRIGGER packets_search_update"]
     with connection.cursor() as cursor:
         for statement in statements:
@@ -234,11 +237,12 @@ def vacuum() -> None:
         # Index the seeded packets, which wait for the search index (packets/search/queue.py: only
         # a push wakes the hub's indexing thread), then merge the FTS5 segments that leaves, which
         # FTS5 would otherwise merge a little at a time on later writes: right after the seed, the
-        # occasional batch that pays for a merge holds the write lock many times longer than the
-        # others (a hub grown by pushes merges as it goes; figures in bench/README.md).
-        with connection.cursor() as cursor:
-            cursor.execute("INSERT INTO packets_search_catch_up (now) VALUES (1)")
-            cursor.execute("INSERT INTO packets_search (packets_search) VALUES ('optimize')")
+        # occasional batch that pays for a merge takes many times longer than the others (a hub
+        # grown by pushes merges as it goes; figures in bench/README.md).
+        from packets.search import sqlite_index
+
+        sqlite_index.catch_up()
+        sqlite_index.optimize()
 
 
 def packet_count() -> int:

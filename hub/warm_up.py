@@ -1,7 +1,8 @@
 """What a worker process does once it has started and before its first request: it builds what
 the first requests would otherwise build while their clients wait (the URLconf and every view it
 imports, the pages' templates, the push's validators and secret scan, Django's and DRF's lazily made parts,
-the database connection), then moves everything it holds out of the garbage collector's way.
+the database connection; on SQLite, the search index built or brought up to date by a thread of
+its own), then moves everything it holds out of the garbage collector's way.
 
 Why the freeze (gc.freeze): the loaded hub is a few hundred thousand objects that live as long as
 the process. Left in the collector's oldest generation, every full collection walks all of them,
@@ -43,7 +44,7 @@ def warm_up(application=None) -> None:
     started = time.monotonic()
     steps = [_urls, _templates, _push_checks]
     if application is not None:
-        steps += [lambda: _pages(application), _database]
+        steps += [lambda: _pages(application), _database, _search_index]
     for step in steps:
         try:
             step()
@@ -121,3 +122,10 @@ def _database() -> None:
         connection.ensure_connection()
     except DatabaseError as error:
         logger.warning("warm-up: the database did not answer (%s); the first request will connect", error)
+
+
+def _search_index() -> None:
+    """SQLite's search index brought up to date by this worker's thread, off the requests."""
+    from packets.search.queue import index_if_behind
+
+    index_if_behind()

@@ -73,7 +73,7 @@ def _sqlite_texts(texts, row: str) -> str:
     return " || ' ' || ".join(parts)
 
 
-def _sqlite_columns(row: str) -> str:
+def sqlite_columns(row: str) -> str:
     """goal, tags, context, details of the FTS row, from the packets row `row` (new or old)."""
     return (
         f"{row}.goal, {row}.tags, {row}.next_step || ' ' || {row}.project || ' ' || "
@@ -89,13 +89,13 @@ SQLITE_FORWARD = [
     CREATE TRIGGER packets_search_insert AFTER INSERT ON packets_packet BEGIN
       INSERT INTO packets_search_doc (packet_id) VALUES (new.id);
       INSERT INTO packets_search (rowid, goal, tags, context, details)
-        VALUES (last_insert_rowid(), {_sqlite_columns('new')});
+        VALUES (last_insert_rowid(), {sqlite_columns('new')});
     END
     """,
     f"""
     CREATE TRIGGER packets_search_update AFTER UPDATE OF goal, tags, next_step, project, body ON packets_packet
     BEGIN
-      UPDATE packets_search SET (goal, tags, context, details) = ({_sqlite_columns('new')})
+      UPDATE packets_search SET (goal, tags, context, details) = ({sqlite_columns('new')})
         WHERE rowid = (SELECT id FROM packets_search_doc WHERE packet_id = new.id);
     END
     """,
@@ -109,7 +109,7 @@ SQLITE_FORWARD = [
     "INSERT INTO packets_search_doc (packet_id) SELECT id FROM packets_packet",
     f"""
     INSERT INTO packets_search (rowid, goal, tags, context, details)
-      SELECT d.id, {_sqlite_columns('p')} FROM packets_packet p JOIN packets_search_doc d ON d.packet_id = p.id
+      SELECT d.id, {sqlite_columns('p')} FROM packets_packet p JOIN packets_search_doc d ON d.packet_id = p.id
     """,
 ]
 SQLITE_BACKWARD = [

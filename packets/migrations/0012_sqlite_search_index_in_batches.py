@@ -25,7 +25,7 @@ CATCH_UP = f"""
   DELETE FROM packets_search WHERE rowid IN (
     SELECT d.id FROM packets_search_waiting w JOIN packets_search_doc d ON d.packet_id = w.packet_id);
   INSERT INTO packets_search (rowid, goal, tags, context, details)
-    SELECT d.id, {SEARCH._sqlite_columns("p")} FROM packets_search_waiting w
+    SELECT d.id, {SEARCH.sqlite_columns("p")} FROM packets_search_waiting w
     JOIN packets_packet p ON p.id = w.packet_id JOIN packets_search_doc d ON d.packet_id = w.packet_id;
   DELETE FROM packets_search_waiting;
 """

@@ -25,7 +25,7 @@ INDEX_BATCH = f"""
   DELETE FROM packets_search WHERE rowid IN (
     SELECT d.id FROM {CHOSEN} c JOIN packets_search_doc d ON d.packet_id = c.packet_id);
   INSERT INTO packets_search (rowid, goal, tags, context, details)
-    SELECT d.id, {SEARCH._sqlite_columns("p")} FROM {CHOSEN} c
+    SELECT d.id, {SEARCH.sqlite_columns("p")} FROM {CHOSEN} c
     JOIN packets_packet p ON p.id = c.packet_id JOIN packets_search_doc d ON d.packet_id = c.packet_id;
   DELETE FROM packets_search_waiting WHERE packet_id IN {CHOSEN};
 """

@@ -2,8 +2,8 @@
 first, and those whose id starts with what was typed.
 
 The index is kept by the database (migrations/0005_search.py): PostgreSQL's stored, weighted
-`search_vector` with a GIN index, SQLite's FTS5 table `packets_search` kept by triggers, in batches
-off the push (migrations 0012 and 0013, packets.search.queue: a search first indexes what waits). A query
+`search_vector` with a GIN index, SQLite's FTS5 table `packets_search`, in a file of its own written off
+the push (packets.search.sqlite_index, packets.search.queue: a search first indexes what waits). A query
 uses web-search syntax, parsed once and rebuilt for each database by packets.search.query (an
 alternative with nothing but excluded words is dropped on both, rather than matching nearly
 every packet)."""
@@ -11,8 +11,8 @@ every packet)."""
 from django.db import connection
 
 from packets.models import Packet
+from packets.search import sqlite_index
 from packets.search.query import Query, fts5_query, tsquery_sql
-from packets.sqlite_writers import write_turn
 from teams.models import Team
 
 COLUMNS = (
@@ -94,7 +94,7 @@ def ranked(query: Query, scope_sql: str, scope_params: list, limit: int) -> list
     match = fts5_query(query)
     if match is None:
         return []
-    catch_up_sqlite_index()
+    sqlite_index.catch_up()
     best = _sqlite_ranked_first(match, scope_sql, scope_params, limit)
     if best is None:
         best = _sqlite_ranked(match, scope_sql, scope_params, limit)
@@ -138,9 +138,9 @@ def _sqlite_ranked_first(match: str, scope_sql: str, scope_params: list, limit: 
     first = max(FIRST_MATCHES, 4 * limit)
     sql = (
         f"SELECT d.packet_id, f.score, CASE WHEN {scope_sql} THEN 1 ELSE 0 END FROM ("
-        f"SELECT rowid AS doc, {_BM25} AS score FROM packets_search WHERE packets_search MATCH %s "
+        f"SELECT rowid AS doc, {_BM25} AS score FROM search.packets_search WHERE packets_search MATCH %s "
         "ORDER BY score DESC LIMIT %s"
-        f") f JOIN packets_search_doc d ON d.id = f.doc JOIN {packets} p ON p.id = d.packet_id "
+        f") f JOIN search.packets_search_doc d ON d.id = f.doc JOIN {packets} p ON p.id = d.packet_id "
         "ORDER BY f.score DESC, p.created_at DESC, p.id DESC"
     )
     with connection.cursor() as cursor:
@@ -158,21 +158,10 @@ def _sqlite_ranked(match: str, scope_sql: str, scope_params: list, limit: int) -
     """The best `limit` (id, bm25 score) passing the scope, every match ranked."""
     packets, _ = tables()
     sql = (
-        f"SELECT p.id, {_BM25} AS score FROM packets_search s JOIN packets_search_doc d ON d.id = s.rowid "
+        f"SELECT p.id, {_BM25} AS score FROM search.packets_search s JOIN search.packets_search_doc d ON d.id = s.rowid "
         f"JOIN {packets} p ON p.id = d.packet_id WHERE packets_search MATCH %s AND {scope_sql} "
         "ORDER BY score DESC, p.created_at DESC, p.id DESC LIMIT %s"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [match, *scope_params, limit])
         return cursor.fetchall()
-
-
-def catch_up_sqlite_index() -> None:
-    """Index the packets still waiting for SQLite's search index (packets.search.queue indexes them
-    a moment after their push), so that a search sees every packet pushed before it. Only a search
-    with something waiting writes."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT EXISTS (SELECT 1 FROM packets_search_waiting)")
-        if cursor.fetchone()[0]:
-            with write_turn(connection, durable=False):
-                cursor.execute("INSERT INTO packets_search_catch_up (now) VALUES (1)")

@@ -1,12 +1,11 @@
 """SQLite's search index, written off the request.
 
-A push on SQLite only names its packet as waiting for the index (migrations 0012 and 0013); a
-thread of the process that pushed indexes what waits a moment later (GATHER), BATCH packets to a
-transaction, taking the writers' turn (packets.sqlite_writers) for each batch so that a push waits at
-most one batch. Fewer than BATCH are left waiting while pushes keep coming, for up to LATEST: the
-next pushes fill the batch. No push waits for the index, and the index is about a second behind
-at most. A search still indexes whatever waits before it reads (packets.search.selectors), so its results
-are never behind.
+A push on SQLite only names its packet as waiting for the index, and a thread of the process that
+pushed indexes what waits a moment later (GATHER), BATCH packets to a transaction, in the index's
+own file (packets.search.sqlite_index), so that no push waits for it. Fewer than BATCH are left
+waiting while pushes keep coming, for up to LATEST: the next pushes fill the batch. The index is
+about a second behind at most, and a search still indexes whatever waits before it reads
+(packets.search.keyword), so its results are never behind.
 
 Why in full batches: FTS5 writes a new index segment at every commit, so one packet a transaction
 costs several times what it costs in a batch, and the small segments must be merged later; each
@@ -22,12 +21,11 @@ import time
 
 from django.db import close_old_connections, connection, transaction
 
-from packets.sqlite_writers import write_turn
+from packets.search import sqlite_index
 
 BATCH = 32
 GATHER = 0.25  # seconds between a push and the indexing of its packet
 LATEST = 0.5  # seconds fewer than BATCH may be left waiting while pushes keep coming
-PAUSE = 0.002  # seconds between two batches, in which a push waiting for its turn goes first
 
 logger = logging.getLogger(__name__)
 
@@ -46,19 +44,23 @@ def index_soon() -> None:
         _indexer.wake()
 
 
+def index_if_behind() -> None:
+    """At a web worker's start: this process's thread indexes what waits (pushed just before a
+    restart), and builds the index if it has none for this database (after an upgrade, a restore,
+    or its file deleted), rather than the first search doing it while its client waits."""
+    if connection.vendor == "sqlite" and not connection.is_in_memory_db() and sqlite_index.behind(1):
+        _indexer.wake()
+
+
 def index_batch() -> int:
-    """Index up to BATCH waiting packets, the oldest ids first, in one transaction; how many still
-    wait (up to BATCH)."""
-    with write_turn(connection, durable=False), connection.cursor() as cursor:
-        cursor.execute("INSERT INTO packets_search_index_batch (size) VALUES (%s)", [BATCH])
-    return waiting()
+    """Index up to BATCH waiting packets, the oldest changes first, in one transaction; how many
+    still wait (up to BATCH)."""
+    return sqlite_index.index(BATCH)
 
 
 def waiting() -> int:
     """How many packets wait for the index, up to BATCH."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM (SELECT 1 FROM packets_search_waiting LIMIT %s)", [BATCH])
-        return cursor.fetchone()[0]
+    return sqlite_index.behind(BATCH)
 
 
 class _Indexer:
@@ -96,7 +98,6 @@ class _Indexer:
         left = waiting()
         while left >= BATCH:
             left = index_batch()
-            time.sleep(PAUSE)
         now = time.monotonic()
         if left and (not pushed or now - (self.short_since or now) >= LATEST):
             left = index_batch()

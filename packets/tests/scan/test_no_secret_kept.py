@@ -20,6 +20,7 @@ from django.db import connection
 
 from ltm.protocol.packet import PacketError, check_packet
 from packets.models import Packet
+from packets.search import sqlite_index
 from teams.models import TeamEvent
 from teams.testing import make_team
 
@@ -75,9 +76,16 @@ def every_log_line(caplog):
 
 
 def dump() -> str:
-    """The whole database as text: SQLite's own dump, on PostgreSQL every row of every table."""
+    """The whole database as text: SQLite's own dump and every row of its search database, on
+    PostgreSQL every row of every table."""
     if connection.vendor == "sqlite":
-        return "\n".join(connection.connection.iterdump())
+        lines = list(connection.connection.iterdump())
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT name FROM search.sqlite_master WHERE type = 'table'")
+            for (table,) in cursor.fetchall():
+                cursor.execute(f'SELECT * FROM search."{table}"')
+                lines += [f"search.{table}: {row}" for row in cursor.fetchall()]
+        return "\n".join(lines)
     lines = []
     with connection.cursor() as cursor:
         for table in connection.introspection.table_names(cursor):
@@ -95,7 +103,7 @@ def blank_the_packets_own_text() -> None:
         )
         events = TeamEvent._meta.db_table
         if connection.vendor == "sqlite":
-            cursor.execute("DELETE FROM packets_search")
+            sqlite_index.catch_up()  # the blanked text replaces the old in the index
             cursor.execute(f"UPDATE {events} SET detail = json_remove(detail, '$.goal')")
         else:  # search_vector is generated from the columns just blanked
             cursor.execute(f"UPDATE {events} SET detail = detail - 'goal'")

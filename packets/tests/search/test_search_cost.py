@@ -6,7 +6,7 @@ from django.db import connection
 from threadpoolctl import threadpool_info
 
 from packets.models import readable_sql
-from packets.search import keyword
+from packets.search import keyword, sqlite_index
 from packets.search import selectors as search
 from packets.search.query import parse
 from packets.testing import push_packet
@@ -70,7 +70,7 @@ def test_ranking_the_first_matches_finds_what_ranking_every_match_finds(monkeypa
     ranked_every_match = []
     monkeypatch.setattr(keyword, "_sqlite_ranked", lambda *args: ranked_every_match.append(args) or every_match(*args))
     scope = readable_sql("p", alice)
-    keyword.catch_up_sqlite_index()
+    sqlite_index.catch_up()
     for limit in range(1, 12):
         expected = every_match(keyword.fts5_query(parse("zeppelin mooring")), *scope, limit)
         found = keyword.ranked(parse("zeppelin mooring"), *scope, limit)

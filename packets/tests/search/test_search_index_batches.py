@@ -1,12 +1,14 @@
-"""SQLite's search index is written in batches, off the push (migrations 0012 and 0013,
-packets/search/queue.py): a push names its packet as waiting and never indexes, however many wait;
-the process's indexing thread indexes BATCH waiting packets a transaction, and a search first
-indexes whatever waits, so it still finds every packet pushed before it."""
+"""SQLite's search index is written in batches, off the push, in a database of its own
+(packets/search/queue.py, packets/search/sqlite_index.py): a push names its packet as waiting and
+never indexes, however many wait; the process's indexing thread indexes BATCH waiting packets a
+transaction, and a search first indexes whatever waits, so it still finds every packet pushed
+before it."""
 
 import pytest
 from django.db import connection
 
 from packets.search import queue as search_queue
+from packets.search import sqlite_index
 from packets.search.queue import BATCH, index_batch, index_soon
 from packets.search.selectors import search_packets
 from packets.services import packet_delete, packet_push
@@ -19,6 +21,7 @@ pytestmark = pytest.mark.django_db
 def _sqlite_only():
     if connection.vendor != "sqlite":
         pytest.skip("PostgreSQL indexes each packet in its own statement (a generated column)")
+    sqlite_index.catch_up()  # built for this database: each test's search database starts empty
 
 
 def rows(sql: str) -> list:
@@ -34,7 +37,9 @@ def waiting() -> set[str]:
 def indexed() -> set[str]:
     return {
         packet_id
-        for (packet_id,) in rows("SELECT d.packet_id FROM packets_search s JOIN packets_search_doc d ON d.id = s.rowid")
+        for (packet_id,) in rows(
+            "SELECT d.packet_id FROM search.packets_search s JOIN search.packets_search_doc d ON d.id = s.rowid"
+        )
     }
 
 
@@ -112,7 +117,7 @@ def test_a_repush_replaces_the_indexed_words_at_the_next_search(alice):
     assert waiting() == {pid}
     assert found(alice, "heron") == []
     assert found(alice, "wren") == [pid]
-    assert len(rows("SELECT rowid FROM packets_search")) == 1
+    assert len(rows("SELECT rowid FROM search.packets_search")) == 1
 
 
 @pytest.mark.parametrize("searched_first", [True, False], ids=["indexed", "still-waiting"])
@@ -121,9 +126,9 @@ def test_a_deleted_packet_leaves_nothing_in_the_index(alice, searched_first):
     if searched_first:
         found(alice, "heron")
     packet_delete(actor=alice, packet_id=pid)
-    assert waiting() == set() and indexed() == set()
-    assert rows("SELECT packet_id FROM packets_search_doc") == []
     assert found(alice, "heron") == []
+    assert waiting() == set() and indexed() == set()
+    assert rows("SELECT packet_id FROM search.packets_search_doc") == []
 
 
 def test_a_search_with_nothing_waiting_writes_nothing(alice):
@@ -157,7 +162,40 @@ def test_a_batch_of_repushed_packets_replaces_their_words(alice):
     assert indexed() == set(ids) and waiting() == set(ids)  # indexed with their old words, waiting
     assert index_batch() == 0
     assert waiting() == set()
-    assert len(rows("SELECT rowid FROM packets_search")) == BATCH
-    matching = "SELECT count(*) FROM packets_search WHERE packets_search MATCH '{}'"
+    assert len(rows("SELECT rowid FROM search.packets_search")) == BATCH
+    matching = "SELECT count(*) FROM search.packets_search WHERE packets_search MATCH '{}'"
     assert rows(matching.format("heron")) == [(BATCH,)]
     assert rows(matching.format("wren")) == [(0,)]
+
+
+def test_a_change_made_while_a_batch_reads_waits_for_the_next_one(alice):
+    """The index records the last change it took in; one made after its snapshot is not lost."""
+    pid = push(alice, 1, "Teach the heron to fish")
+    assert index_batch() == 0
+    push(alice, 1, "Teach the wren to sing")
+    [(through,)] = rows("SELECT through FROM search.packets_search_state")
+    assert rows(f"SELECT packet_id FROM packets_search_waiting WHERE seq > {through}") == [(pid,)]
+    assert found(alice, "wren") == [pid] and found(alice, "heron") == []
+
+
+def test_an_index_built_for_another_generation_of_the_database_is_rebuilt(alice):
+    """A restored backup or a copied database file meets a search file built for another: the
+    generation token tells, and the index is built again from the packets."""
+    pid = push(alice, 1, "Teach the heron to fish")
+    assert found(alice, "heron") == [pid]
+    with connection.cursor() as cursor:  # what another database's index would hold
+        cursor.execute("INSERT INTO search.packets_search_doc (packet_id) VALUES ('01STALE')")
+        cursor.execute("UPDATE packets_search_generation SET token = 'another'")
+    assert found(alice, "heron") == [pid]
+    assert rows("SELECT packet_id FROM search.packets_search_doc") == [(pid,)]
+    assert rows("SELECT generation FROM search.packets_search_state") == [("another",)]
+
+
+def test_the_hubs_own_database_holds_no_index():
+    """Only the list of changes: the index and its rowids live in the search database."""
+    tables = {
+        name
+        for (name,) in rows("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name LIKE 'packets_search%'")
+    }
+    assert tables == {"packets_search_waiting", "packets_search_generation"}
+    assert sqlite_index.search_file("/srv/ltm/db.sqlite3") == "/srv/ltm/db.search.sqlite3"
