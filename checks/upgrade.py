@@ -14,7 +14,7 @@ member who joined by invite, a pending invite, personal and team packets, one th
 flags, a share and a published packet. Every answer to a fixed list of questions is kept. Then
 today's `migrate` on the same database, today's server, the same questions: each packet must pull
 byte for byte as before, and every other answer must still say all it said (today's may add
-fields). Last, the pending invite still lets its person in.
+fields). Last, the pending invite still lets its person in, and a search finds the packets.
 """
 
 import argparse
@@ -214,6 +214,13 @@ def upgrade(old: Path, database_url: str) -> None:
         carol = Http(expected["tokens"]["carol"])
         status, text = carol.call("POST", base + f"/v1/invites/{expected['pending']}/accept", body={})
         check(status in (200, 201), f"the invite made before the upgrade no longer works: {status} {text[:300]}")
+        # The search index as today's code keeps it (on SQLite, built anew from the packets).
+        hits = Http(expected["tokens"]["alice"]).expect(200, "GET", base + "/v1/search?q=personal&mode=keyword")
+        personal = set(expected["ids"][:3])
+        found = {hit["id"] for hit in hits["results"]}
+        check(
+            personal <= found, f"a search after the upgrade misses packets made before it: {sorted(personal - found)}"
+        )
 
 
 @contextmanager

@@ -54,26 +54,26 @@ _SCHEMA = [
 ]
 
 # Whether the index was built for this generation of the hub's file and has every change up to
-# `seq`; the changes after it, at most `?` of them.
+# `seq`; the changes after it, at most `%s` of them.
 _BEHIND = (
     "SELECT CASE WHEN (SELECT generation FROM search.packets_search_state) "
     "IS (SELECT token FROM packets_search_generation) "
     "THEN (SELECT count(*) FROM (SELECT 1 FROM packets_search_waiting "
-    "WHERE seq > (SELECT through FROM search.packets_search_state) LIMIT ?)) ELSE -1 END"
+    "WHERE seq > (SELECT through FROM search.packets_search_state) LIMIT %s)) ELSE -1 END"
 )
 
-# The packets of one batch, in the JSON array `?`, indexed anew (a deleted one leaves the index).
+# The packets of one batch, in the JSON array `%s`, indexed anew (a deleted one leaves the index).
 _INDEX = [
     "DELETE FROM search.packets_search WHERE rowid IN "
-    "(SELECT id FROM search.packets_search_doc WHERE packet_id IN (SELECT value FROM json_each(?)))",
-    "DELETE FROM search.packets_search_doc WHERE packet_id IN (SELECT value FROM json_each(?)) "
+    "(SELECT id FROM search.packets_search_doc WHERE packet_id IN (SELECT value FROM json_each(%s)))",
+    "DELETE FROM search.packets_search_doc WHERE packet_id IN (SELECT value FROM json_each(%s)) "
     "AND packet_id NOT IN (SELECT id FROM packets_packet)",
     "INSERT INTO search.packets_search_doc (packet_id) SELECT p.id FROM packets_packet p "
-    "WHERE p.id IN (SELECT value FROM json_each(?)) "
+    "WHERE p.id IN (SELECT value FROM json_each(%s)) "
     "AND NOT EXISTS (SELECT 1 FROM search.packets_search_doc d WHERE d.packet_id = p.id)",
     f"INSERT INTO search.packets_search (rowid, goal, tags, context, details) SELECT d.id, {_columns('p')} "
     "FROM search.packets_search_doc d JOIN packets_packet p ON p.id = d.packet_id "
-    "WHERE d.packet_id IN (SELECT value FROM json_each(?))",
+    "WHERE d.packet_id IN (SELECT value FROM json_each(%s))",
 ]
 
 _REBUILD = [
@@ -152,7 +152,8 @@ def _writer():
 
 @contextmanager
 def _indexing():
-    """A function that runs a statement of the index's writer, inside one transaction."""
+    """A function that runs a statement (with %s for its parameters, as Django's) of the index's
+    writer, inside one transaction."""
     if connection.is_in_memory_db():
         with transaction.atomic(), connection.cursor() as cursor:
 
@@ -165,7 +166,7 @@ def _indexing():
     database = _writer()
     database.execute("BEGIN IMMEDIATE")
     try:
-        yield lambda sql, params=(): database.execute(sql, params).fetchall()
+        yield lambda sql, params=(): database.execute(sql.replace("%s", "?"), params).fetchall()
     except BaseException:
         database.execute("ROLLBACK")
         raise
@@ -195,14 +196,14 @@ def index(most: int | None) -> int:
             limit = -1 if most is None else most
             [(through,)] = run("SELECT through FROM search.packets_search_state")
             changes = run(
-                "SELECT seq, packet_id FROM packets_search_waiting WHERE seq > ? ORDER BY seq LIMIT ?",
+                "SELECT seq, packet_id FROM packets_search_waiting WHERE seq > %s ORDER BY seq LIMIT %s",
                 [through, limit],
             )
             if changes:
                 ids = _json([packet_id for _, packet_id in changes])
                 for statement in _INDEX:
                     run(statement, [ids])
-                run("UPDATE search.packets_search_state SET through = ?", [changes[-1][0]])
+                run("UPDATE search.packets_search_state SET through = %s", [changes[-1][0]])
                 taken = True
         [(through,)] = run("SELECT through FROM search.packets_search_state")
     if taken:

@@ -6,6 +6,7 @@ before it."""
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from packets.search import queue as search_queue
 from packets.search import sqlite_index
@@ -199,3 +200,11 @@ def test_the_hubs_own_database_holds_no_index():
     }
     assert tables == {"packets_search_waiting", "packets_search_generation"}
     assert sqlite_index.search_file("/srv/ltm/db.sqlite3") == "/srv/ltm/db.search.sqlite3"
+
+
+def test_the_index_is_written_and_read_under_django_s_debug_cursor(alice):
+    """With DEBUG on, Django formats each statement's parameters into its text for the log."""
+    pid = push(alice, 1, "Teach the heron to fish")
+    with CaptureQueriesContext(connection) as statements:
+        assert found(alice, "heron") == [pid]
+    assert any("packets_search_waiting" in statement["sql"] for statement in statements)
