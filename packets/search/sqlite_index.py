@@ -187,8 +187,8 @@ def index(most: int | None) -> int:
     `most`, or 1 when some do)."""
     taken = False
     with _indexing() as run:
-        [(built,)] = run(_BEHIND, [1])
-        if built < 0:
+        [(left,)] = run(_BEHIND, [1])
+        if left < 0:  # built for another generation, or never
             for statement in _REBUILD:
                 run(statement)
             taken = True
