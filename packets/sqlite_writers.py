@@ -6,8 +6,8 @@ tries again (1 ms, then 2, 5, 10 and longer, while its busy timeout lasts), so t
 pushing at once often sleep far longer than the write they wait for. A writer that waits on this
 lock instead waits in the kernel and starts the moment the one before it ends.
 
-Only the frequent writes take it (the push's statement, and the batches of the search index and
-of the vectors that follow pushes: packets.search); any other writer still meets SQLite's own busy
+Only the frequent writes take it (the push's statement, the batches of vectors that follow pushes,
+and the search index's deletion of the changes it took in: packets.search); any other writer still meets SQLite's own busy
 wait, which stays correct beside it. On PostgreSQL and on an in-memory SQLite database (the
 tests') it does nothing.
 
@@ -19,10 +19,10 @@ the writers, who go on committing meanwhile. The next writer that finds the log 
 starts it again from its beginning; while pushes keep coming, the commit that reaches the
 backstop does, after copying only the few pages the thread has not.
 
-A turn that writes only what can be rebuilt (durable=False: the search index, the vectors)
-commits without waiting for the disk: the next durable commit, or the checkpoint, syncs it, and a
-power cut may lose it together with the marks that say it was done, so it is done again. A
-push's commit still waits for the disk (LTM_SQLITE_SYNCHRONOUS).
+A turn that writes only what can be redone (durable=False: the search index's deletions, the
+vectors) commits without waiting for the disk: the next durable commit, or the checkpoint, syncs
+it, and a power cut may lose it together with the marks that say it was done, so it is done
+again. A push's commit still waits for the disk (LTM_SQLITE_SYNCHRONOUS).
 """
 
 import fcntl
